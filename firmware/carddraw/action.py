@@ -1,0 +1,169 @@
+# One Card Draw action (R9-R23). Pure: randomness comes in as any object with randrange(n).
+from carddraw.deck import (GREEN, YELLOW, RED, BLACK, COLOURS, MAX_SETTING,
+                           Deck, build_deck, check_int, check_colour)
+
+SKILLS = ("surgery", "repair", "scan")  # R24
+_SKILL_NAMES = {"surgery": "surgery", "repair": "repair", "scan": "scan", "scanning": "scan"}
+
+ACTIVE = "active"
+SUCCEEDED = "succeeded"
+STOPPED = "stopped"
+FAILED = "failed"
+REFEREE = "referee"  # a black was drawn with a referee present; the referee decides (R14)
+STATES = (ACTIVE, SUCCEEDED, STOPPED, FAILED, REFEREE)
+
+
+class RuleError(Exception):
+    """An operation the rules forbid at this moment. The action is left unchanged."""
+
+
+def check_skill(skill):
+    name = _SKILL_NAMES.get(skill.lower() if isinstance(skill, str) else None)
+    if name is None:
+        raise ValueError("skill must be surgery, repair or scan, not %r" % (skill,))
+    return name
+
+
+class Action:
+    def __init__(self, skill="surgery", ranks=0, helpers=0, bonus=0,
+                 green=0, yellow=0, red=0, black=0,
+                 needed=1, auto=0, redraws=0, referee=False):
+        self.skill = check_skill(skill)
+        # R3: only a scanner may work at rank 0
+        check_int("ranks", ranks, 0 if self.skill == "scan" else 1, MAX_SETTING)
+        check_int("needed", needed, 1, MAX_SETTING)   # R7
+        check_int("auto", auto, 0, MAX_SETTING)       # R11
+        check_int("redraws", redraws, 0, MAX_SETTING) # R15
+        if referee is not True and referee is not False:
+            raise ValueError("referee must be True or False, not %r" % (referee,))
+        self.deck = build_deck(ranks, helpers, bonus, green, yellow, red, black)  # R2-R8
+        self.ranks = ranks
+        self.helpers = helpers
+        self.bonus = bonus
+        self.difficulty = (green, yellow, red, black)
+        self.needed = needed
+        self.auto = auto
+        self.redraws = redraws
+        self.referee = referee
+        self.successes = 0
+        self.complications = 0
+        self.draws = 0
+        self.redraws_left = redraws
+        self.auto_applied = False  # R11: automatic successes apply once
+        self.state = ACTIVE
+        self.pending = None
+
+    # -- guards -------------------------------------------------------------------------------
+    def _between_draws(self, doing):
+        if self.state != ACTIVE:
+            raise RuleError("cannot %s: the action is %s" % (doing, self.state))
+        if self.pending is not None:
+            raise RuleError("cannot %s: the %s card drawn must be accepted first" % (doing, self.pending))
+
+    def _pick(self, rng):
+        total = self.deck.total()
+        if total == 0:
+            raise RuleError("the deck is empty: there is no card to draw")  # R22
+        return self.deck.colour_at(rng.randrange(total))  # R9
+
+    # -- drawing ------------------------------------------------------------------------------
+    def draw(self, rng):
+        """R9: draw one card; it is pending until accept() (R15)."""
+        self._between_draws("draw")
+        colour = self._pick(rng)
+        self.pending = colour
+        self.draws += 1
+        return colour
+
+    def redraw(self, rng):
+        """R15: the pending card goes back, the deck is reshuffled and a new card drawn."""
+        if self.pending is None:
+            raise RuleError("cannot redraw: no card has just been drawn")
+        if self.redraws_left <= 0:
+            raise RuleError("cannot redraw: no redraws left")
+        colour = self._pick(rng)  # the pending card never left the deck, so it is back in
+        self.redraws_left -= 1
+        self.pending = colour
+        return colour
+
+    def accept(self):
+        """Apply the pending card (R10-R14) and return the state."""
+        colour = self.pending
+        if colour is None:
+            raise RuleError("cannot accept: no card has been drawn")
+        self.pending = None
+        if colour == GREEN:                                   # R10
+            self.deck.add(GREEN, -1)
+            self.successes += 1
+            if not self.auto_applied:                         # R11
+                self.auto_applied = True
+                self.successes += min(self.auto, self.ranks)
+            if self.successes >= self.needed:                 # R17
+                self.state = SUCCEEDED
+        elif colour == YELLOW:                                # R12
+            self.deck.add(YELLOW, 1)
+        elif colour == RED:                                   # R13
+            self.complications += 1
+            self.deck.add(YELLOW, 1)
+        else:                                                 # R14: no card added
+            self.state = REFEREE if self.referee else FAILED
+        return self.state
+
+    def apply(self, colour):
+        """Draw a known card (a physical deck) and accept it at once."""
+        check_colour(colour)
+        self._between_draws("draw")
+        if self.deck.count(colour) == 0:
+            raise RuleError("the deck holds no %s card to draw" % colour)
+        self.pending = colour
+        self.draws += 1
+        return self.accept()
+
+    # -- between draws ------------------------------------------------------------------------
+    def stop(self):
+        """R16: stop between draws. Short of success this is a failed attempt for today."""
+        self._between_draws("stop")
+        self.state = STOPPED
+        return self.state
+
+    def contributing(self):
+        """R4/R18: assistants who add a green."""
+        return min(self.helpers, self.ranks)
+
+    def helper_leaves(self):
+        """R18: an assistant leaves between draws and takes their green, if they gave one."""
+        self._between_draws("let a helper leave")
+        if self.helpers == 0:
+            raise RuleError("no helper is assisting")
+        before = self.contributing()
+        self.helpers -= 1
+        if self.contributing() < before and self.deck.count(GREEN) > 0:  # greens never below 0
+            self.deck.add(GREEN, -1)
+        return self.helpers
+
+    def referee_continue(self):
+        """R14: the referee lets the action go on; the black card leaves the deck."""
+        if self.state != REFEREE:
+            raise RuleError("no black card is waiting for the referee")
+        self.deck.add(BLACK, -1)
+        self.state = ACTIVE
+        return self.state
+
+    def referee_end(self):
+        """R14: the referee ends the action in failure."""
+        if self.state != REFEREE:
+            raise RuleError("no black card is waiting for the referee")
+        self.state = FAILED
+        return self.state
+
+    def adjust(self, colour, delta):
+        """R19: the referee adds (delta > 0) or removes cards between draws; R8 applies."""
+        check_colour(colour)
+        check_int("delta", delta, -MAX_SETTING, MAX_SETTING)
+        if not self.referee:
+            raise RuleError("only a referee may adjust the deck, and no referee is present")
+        self._between_draws("adjust the deck")
+        if self.deck.count(colour) + delta < 0:
+            raise RuleError("the deck holds only %d %s" % (self.deck.count(colour), colour))
+        self.deck.add(colour, delta)
+        return self.deck.counts()

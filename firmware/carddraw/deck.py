@@ -1,0 +1,102 @@
+# The deck: colours, building (R2-R7) and compounding (R8).
+# Pure: no I/O, no time, no randomness. Runs the same under CPython and MicroPython.
+
+GREEN = "green"    # R1 success
+YELLOW = "yellow"  # R1 setback
+RED = "red"        # R1 complication
+BLACK = "black"    # R1 catastrophe, shown as purple on the device
+COLOURS = (GREEN, YELLOW, RED, BLACK)  # also the index order of a draw (R9)
+
+BASE = (2, 2, 1, 0)  # R2: 2 green, 2 yellow, 1 red, 0 black
+MAX_SETTING = 9      # ranks, helpers, bonus and difficulty cards are 0-9
+
+
+def check_int(name, value, low, high):
+    """Return value if it is a whole number in [low, high], else raise ValueError naming it."""
+    if type(value) is not int:  # bool is an int subclass; a rank of True is a mistake
+        raise ValueError("%s must be a whole number from %d to %d, not %r" % (name, low, high, value))
+    if value < low or value > high:
+        raise ValueError("%s must be from %d to %d, not %d" % (name, low, high, value))
+    return value
+
+
+def check_colour(colour):
+    if colour not in COLOURS:
+        raise ValueError("colour must be one of green, yellow, red, black, not %r" % (colour,))
+    return colour
+
+
+def settle(green, yellow, red, black):
+    """R8: 4+ yellow -> remove 3, add a red; then 4+ red -> remove 3, add a black.
+
+    Closed form rather than a loop so a huge count costs nothing: each conversion removes 3,
+    so (n - 1) // 3 conversions bring n (>= 4) down to 1..3.
+    """
+    if yellow >= 4:
+        n = (yellow - 1) // 3
+        yellow -= 3 * n
+        red += n
+    if red >= 4:
+        n = (red - 1) // 3
+        red -= 3 * n
+        black += n
+    return green, yellow, red, black
+
+
+class Deck:
+    """Counts of each colour, always settled by R8."""
+
+    def __init__(self, green=0, yellow=0, red=0, black=0):
+        counts = []
+        for name, value in zip(COLOURS, (green, yellow, red, black)):
+            if type(value) is not int or value < 0:
+                raise ValueError("%s must be a whole number of cards, 0 or more, not %r" % (name, value))
+            counts.append(value)
+        self._counts = settle(*counts)
+
+    def counts(self):
+        """(green, yellow, red, black)."""
+        return self._counts
+
+    def count(self, colour):
+        return self._counts[COLOURS.index(check_colour(colour))]
+
+    def total(self):
+        return sum(self._counts)
+
+    def add(self, colour, delta=1):
+        """Add (or with a negative delta remove) cards, then settle (R8).
+
+        Removing more cards than the deck holds raises ValueError and changes nothing.
+        """
+        i = COLOURS.index(check_colour(colour))
+        counts = list(self._counts)
+        if counts[i] + delta < 0:
+            raise ValueError("the deck holds %d %s, cannot remove %d" % (counts[i], colour, -delta))
+        counts[i] += delta
+        self._counts = settle(*counts)
+
+    def colour_at(self, index):
+        """R9: the colour of card number index; green first, then yellow, red, black."""
+        for colour, n in zip(COLOURS, self._counts):
+            if index < n:
+                return colour
+            index -= n
+        raise ValueError("card index out of range for a deck of %d" % self.total())
+
+    def __eq__(self, other):
+        return isinstance(other, Deck) and self._counts == other._counts
+
+    def __repr__(self):
+        return "Deck(%d, %d, %d, %d)" % self._counts
+
+
+def build_deck(ranks, helpers=0, bonus=0, green=0, yellow=0, red=0, black=0):
+    """R2-R8: the deck a task starts with."""
+    check_int("ranks", ranks, 0, MAX_SETTING)
+    check_int("helpers", helpers, 0, MAX_SETTING)
+    check_int("bonus", bonus, 0, MAX_SETTING)
+    for name, value in zip(COLOURS, (green, yellow, red, black)):
+        check_int(name, value, 0, MAX_SETTING)
+    greens = BASE[0] + ranks + min(helpers, ranks) + bonus + green  # R3, R4, R5, R6
+    return Deck(greens, BASE[1] + yellow, BASE[2] + red, BASE[3] + black)  # R6, R7; Deck settles (R8)

@@ -1,0 +1,113 @@
+# Exact odds the device shows (R25, R26). Pure, iterative, cheap enough for an RP2040.
+from carddraw.deck import GREEN, YELLOW, RED, BLACK
+
+# R26 stops iterating once the probability still undecided is below this. That undecided mass
+# is an exact bound on the error: the true chance lies in [result, result + undecided].
+TAIL = 1e-6
+MAX_STEPS = 5000  # a hard ceiling; never reached for decks the device can build (see make bench)
+
+
+def next_card(counts):
+    """R25: the chance of each colour on the next draw, (green, yellow, red, black)."""
+    total = sum(counts)
+    if total == 0:
+        return (0.0, 0.0, 0.0, 0.0)
+    return tuple(n / total for n in counts)
+
+
+def greens_to_succeed(successes, needed, auto_bonus, auto_applied):
+    """How many more greens reach `needed` (R10, R11)."""
+    left = needed - successes
+    if left <= 0:
+        return 0
+    if auto_applied or auto_bonus == 0:
+        return left
+    # R11: the first green brings 1 + auto_bonus successes
+    return 1 + max(0, left - 1 - auto_bonus)
+
+
+def chance(counts, greens_needed, tail=TAIL):
+    """R26 for a deck `counts` when `greens_needed` more greens win. -> (chance, undecided, steps)
+
+    Why this is small: a yellow and a red draw both add exactly one yellow (R12, R13), so
+    between greens the deck's yellow/red/black counts depend only on m, the number of yellow
+    or red cards drawn so far, and compounding (R8) follows m deterministically. The chain's
+    state is therefore (j greens drawn, m) and only moves forward. We sweep m upwards and keep,
+    for each j, the probability of being at (j, m). Each sweep step is one "inner step" per
+    live j. Every yellow/red draw adds a card that compounds into a black after at most nine
+    more, so the surviving probability shrinks at least geometrically with m; we stop when it
+    is below `tail`, and return that undecided mass as the bound on the error.
+    """
+    g0, y, r, b = counts
+    if greens_needed == 0:
+        return 1.0, 0.0, 0
+    if greens_needed > g0:
+        # not enough greens: the deck runs dry of greens and only blacks can end it (a fail),
+        # or it empties outright (R22) -- either way no success is possible
+        return 0.0, 0.0, 0
+    alive = [0.0] * greens_needed  # alive[j]: probability of being at (j greens drawn, m)
+    alive[0] = 1.0
+    won = 0.0
+    steps = 0
+    while True:
+        undecided = 0.0
+        for j in range(greens_needed):
+            p = alive[j]
+            if p == 0.0:
+                continue
+            steps += 1
+            g = g0 - j
+            total = g + y + r + b
+            # a green moves to (j + 1, m): processed in this same sweep, since j rises
+            if g:
+                moved = p * g / total
+                if j + 1 == greens_needed:
+                    won += moved
+                else:
+                    alive[j + 1] += moved
+            # a yellow or red moves to (j, m + 1); a black ends it (no referee, R26)
+            alive[j] = p * (y + r) / total
+            undecided += alive[j]
+        if undecided < tail or steps >= MAX_STEPS:
+            return won, undecided, steps
+        y, r, b = plus_yellow(y, r, b)
+
+
+def action_chance(a, tail=TAIL):
+    """R26 for an Action, as (chance, undecided, steps). A pending card is applied first."""
+    state = a.state
+    if state == "succeeded":
+        return 1.0, 0.0, 0
+    if state != "active":
+        return 0.0, 0.0, 0  # stopped, failed, or a black waiting: R26 assumes no referee pass
+    g, y, r, b = a.deck.counts()
+    successes = a.successes
+    auto_bonus = min(a.auto, a.ranks)
+    auto_applied = a.auto_applied
+    pending = a.pending
+    if pending == BLACK:
+        return 0.0, 0.0, 0
+    if pending == GREEN:
+        g -= 1
+        successes += 1 if auto_applied else 1 + auto_bonus
+        auto_applied = True
+    elif pending == YELLOW or pending == RED:
+        y, r, b = plus_yellow(y, r, b)
+    return chance((g, y, r, b), greens_to_succeed(successes, a.needed, auto_bonus, auto_applied), tail)
+
+
+def plus_yellow(y, r, b):
+    """R12/R13 then R8 on a settled deck: one more yellow, compounding as needed."""
+    y += 1
+    if y >= 4:
+        y -= 3
+        r += 1
+        if r >= 4:
+            r -= 3
+            b += 1
+    return y, r, b
+
+
+def success_chance(a):
+    """R26: the exact chance that `a` reaches its successes needed before a black."""
+    return action_chance(a)[0]

@@ -1,0 +1,54 @@
+# An action as plain JSON-able data and back: the resume state after a power cut, and the
+# controller's undo. Kept apart from action.py so the engine itself stays small in RAM.
+from carddraw.deck import Deck, check_int, check_colour
+from carddraw.action import Action, STATES
+
+
+def to_dict(a):
+    """Everything needed to resume `a`."""
+    return {
+        "skill": a.skill, "ranks": a.ranks, "helpers": a.helpers, "bonus": a.bonus,
+        "difficulty": list(a.difficulty), "needed": a.needed, "auto": a.auto,
+        "redraws": a.redraws, "referee": a.referee, "deck": list(a.deck.counts()),
+        "successes": a.successes, "complications": a.complications, "draws": a.draws,
+        "redraws_left": a.redraws_left, "auto_applied": a.auto_applied,
+        "state": a.state, "pending": a.pending,
+    }
+
+
+def _four(data, name):
+    v = data[name]
+    if not isinstance(v, list) or len(v) != 4:
+        raise ValueError("%s must be a list of 4 counts" % name)
+    return v
+
+
+def from_dict(data):
+    """Rebuild an action from to_dict(); ValueError names the first field that is wrong."""
+    if not isinstance(data, dict):
+        raise ValueError("a saved action must be an object")
+    try:
+        diff = _four(data, "difficulty")
+        a = Action(data["skill"], data["ranks"], data["helpers"], data["bonus"],
+                   diff[0], diff[1], diff[2], diff[3], data["needed"], data["auto"],
+                   data["redraws"], data["referee"])
+        deck = _four(data, "deck")
+        a.deck = Deck(deck[0], deck[1], deck[2], deck[3])
+        a.successes = check_int("successes", data["successes"], 0, 999)
+        a.complications = check_int("complications", data["complications"], 0, 99999)
+        a.draws = check_int("draws", data["draws"], 0, 99999)
+        a.redraws_left = check_int("redraws_left", data["redraws_left"], 0, a.redraws)
+        a.auto_applied = data["auto_applied"] is True
+        state = data["state"]
+        if state not in STATES:
+            raise ValueError("state must be one of " + ", ".join(STATES))
+        a.state = state
+        pending = data["pending"]
+        if pending is not None:
+            check_colour(pending)
+            if state != "active":
+                raise ValueError("a card is pending in an action that is " + state)
+        a.pending = pending
+    except KeyError as e:
+        raise ValueError("a saved action is missing %s" % e.args[0])
+    return a
