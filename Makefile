@@ -1,0 +1,54 @@
+# One command each. Everything a target needs it installs itself (.venv, node_modules, .stubs).
+PY := .venv/bin/python
+VENV_STAMP := .venv/.installed
+NODE_STAMP := node_modules/.installed
+STUBS_STAMP := .stubs/.installed
+STUBS := micropython-rp2-rpi-pico-stubs==1.29.0.post1
+
+.PHONY: help test sim web bench deploy logs fuzz setup clean
+
+help:
+	@echo "make sim     the device in this terminal"
+	@echo "make test    every test (engine on CPython and MicroPython, device, simulator, browser)"
+	@echo "make bench   measured sizes, memory and speed"
+	@echo "make web     build the web app and serve it on 127.0.0.1"
+	@echo "make deploy  copy firmware/ to a Pico over USB"
+	@echo "make logs    download the action log from a Pico"
+	@echo "make fuzz    the long fuzz run of the controller"
+
+$(VENV_STAMP): requirements.txt
+	python3 -m venv .venv
+	.venv/bin/pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --silent
+	touch $@
+
+$(STUBS_STAMP): Makefile
+	rm -rf .stubs
+	$(PY) -m pip install --quiet --disable-pip-version-check --target .stubs $(STUBS)
+	touch $@
+
+setup: $(VENV_STAMP) $(NODE_STAMP) $(STUBS_STAMP)
+
+test: setup
+	$(PY) -m pytest host_tests
+
+sim: setup
+	$(PY) tools/sim.py $(ARGS)
+
+bench: setup
+	@for f in tools/benchmarks/*.py; do $(PY) $$f || exit 1; done
+
+deploy: setup
+	$(PY) tools/deploy.py
+
+logs: setup
+	$(PY) tools/bench.py logs
+
+fuzz: setup
+	FUZZ_EXAMPLES=20000 $(PY) -m pytest host_tests -k fuzz -p no:cacheprovider
+
+clean:
+	rm -rf .venv node_modules .stubs build artifacts

@@ -1,0 +1,74 @@
+# The pin map and the defaults, in one place. hardware/ is generated from this file
+# (tools/pins.py) and a test fails when the two disagree.
+
+# -- Pins (GPn numbers on the Raspberry Pi Pico) ----------------------------------------------
+# Each button joins its pin to GND; the pin's internal pull-up holds it high when released.
+BUTTON_PINS = {"RANK": 10, "HELP": 11, "DRAW": 12, "STOP": 13}
+BUTTONS = ("RANK", "HELP", "DRAW", "STOP")
+
+I2C_ID = 0          # SSD1306 OLED on I2C0
+I2C_SDA = 8
+I2C_SCL = 9
+I2C_FREQ = 400_000  # Hz; the SSD1306 is rated for 400 kHz fast mode
+OLED_ADDR = 0x3C
+OLED_WIDTH = 128
+OLED_HEIGHT = 64
+
+# LED: "rgb" = common-cathode RGB LED on three PWM pins (the default build),
+# "rgb_anode" = common-anode RGB LED on the same pins (PWM inverted),
+# "neopixel" = one WS2812 on NEOPIXEL_PIN.
+LED_KIND = "rgb"
+LED_PINS = {"red": 16, "green": 17, "blue": 18}  # GP16/17 share PWM slice 0, GP18 is slice 1
+LED_PWM_FREQ = 1000  # Hz, the same on every channel (pins on one slice share a frequency)
+NEOPIXEL_PIN = 22
+
+BUZZER_PIN = 15      # piezo through an NPN transistor, PWM slice 7
+BATTERY_ADC = 29     # VSYS / 3 on ADC channel 3
+BATTERY_EMPTY_V = 3.3  # LiPo with the device still running
+BATTERY_FULL_V = 4.2
+
+# -- Timings -------------------------------------------------------------------------------------
+DEBOUNCE_MS = 30
+LONG_PRESS_MS = 800
+DIM_AFTER_MS = 30_000    # display dims when idle
+OFF_AFTER_MS = 120_000   # display turns off when idle
+WATCHDOG_MS = 5_000      # under the RP2040's 8,388 ms maximum
+LOOP_MS = 20             # the app loop's period
+
+# -- Files on the board's flash ----------------------------------------------------------------
+SETTINGS_FILE = "settings.json"
+ACTION_FILE = "action.json"
+LOG_FILE = "log.jsonl"
+LOG_LIMIT = 32 * 1024    # bytes; the log rotates to log.1.jsonl beyond this
+
+# -- Settings a referee or player can change, and their defaults ---------------------------------
+# name: (default, low, high); booleans and the skill are listed apart.
+NUMBERS = {
+    "ranks": (1, 0, 9),        # R3
+    "helpers": (0, 0, 9),      # R4
+    "bonus": (0, 0, 9),        # R5
+    "green": (0, 0, 9),        # R6 difficulty cards
+    "yellow": (0, 0, 9),
+    "red": (0, 0, 9),
+    "black": (0, 0, 9),
+    "needed": (1, 1, 9),       # R7
+    "auto": (0, 0, 9),         # R11
+    "redraws": (0, 0, 9),      # R15
+    "interval": (45, 30, 60),  # R21 seconds between timed draws
+    "brightness": (3, 1, 5),   # display contrast steps
+}
+FLAGS = {"referee": False, "timed": False, "buzzer": True}
+SKILLS = ("surgery", "repair", "scan")
+DEFAULT_SKILL = "surgery"
+# The referee lock: a sequence of 4 short presses (R, H, D, S) entered after a long STOP.
+DEFAULT_LOCK = "RHRH"
+
+
+def defaults():
+    """A fresh settings dict."""
+    d = {"skill": DEFAULT_SKILL, "lock": DEFAULT_LOCK}
+    for name in NUMBERS:
+        d[name] = NUMBERS[name][0]
+    for name in FLAGS:
+        d[name] = FLAGS[name]
+    return d
