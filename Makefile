@@ -36,7 +36,7 @@ test: setup
 	$(PY) -m pytest host_tests
 
 sim: setup
-	$(PY) tools/sim.py $(ARGS)
+	$(PY) tools/play.py $(ARGS)
 
 bench: setup
 	@for f in tools/benchmarks/*.py; do $(PY) $$f || exit 1; done

@@ -3,14 +3,12 @@ from carddraw.deck import (GREEN, YELLOW, RED, BLACK, COLOURS, MAX_SETTING,
                            Deck, build_deck, check_int, check_colour)
 
 SKILLS = ("surgery", "repair", "scan")  # R24
-_SKILL_NAMES = {"surgery": "surgery", "repair": "repair", "scan": "scan", "scanning": "scan"}
 
 ACTIVE = "active"
 SUCCEEDED = "succeeded"
 STOPPED = "stopped"
 FAILED = "failed"
 REFEREE = "referee"  # a black was drawn with a referee present; the referee decides (R14)
-STATES = (ACTIVE, SUCCEEDED, STOPPED, FAILED, REFEREE)
 
 
 class RuleError(Exception):
@@ -18,8 +16,10 @@ class RuleError(Exception):
 
 
 def check_skill(skill):
-    name = _SKILL_NAMES.get(skill.lower() if isinstance(skill, str) else None)
-    if name is None:
+    name = skill.lower() if isinstance(skill, str) else None
+    if name == "scanning":
+        name = "scan"
+    if name not in SKILLS:
         raise ValueError("skill must be surgery, repair or scan, not %r" % (skill,))
     return name
 
@@ -29,8 +29,9 @@ class Action:
                  green=0, yellow=0, red=0, black=0,
                  needed=1, auto=0, redraws=0, referee=False):
         self.skill = check_skill(skill)
-        # R3: only a scanner may work at rank 0
-        check_int("ranks", ranks, 0 if self.skill == "scan" else 1, MAX_SETTING)
+        check_int("ranks", ranks, 0, MAX_SETTING)
+        if ranks == 0 and self.skill != "scan":  # R3: only a scanner may work at rank 0
+            raise ValueError("ranks must be from 1 to 9 for %s (0 only for a scan)" % self.skill)
         check_int("needed", needed, 1, MAX_SETTING)   # R7
         check_int("auto", auto, 0, MAX_SETTING)       # R11
         check_int("redraws", redraws, 0, MAX_SETTING) # R15
@@ -126,18 +127,14 @@ class Action:
         self.state = STOPPED
         return self.state
 
-    def contributing(self):
-        """R4/R18: assistants who add a green."""
-        return min(self.helpers, self.ranks)
-
     def helper_leaves(self):
         """R18: an assistant leaves between draws and takes their green, if they gave one."""
         self._between_draws("let a helper leave")
         if self.helpers == 0:
             raise RuleError("no helper is assisting")
-        before = self.contributing()
         self.helpers -= 1
-        if self.contributing() < before and self.deck.count(GREEN) > 0:  # greens never below 0
+        # R4: only min(helpers, ranks) assistants add a green; greens never go below 0
+        if self.helpers < self.ranks and self.deck.count(GREEN) > 0:
             self.deck.add(GREEN, -1)
         return self.helpers
 

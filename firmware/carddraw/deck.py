@@ -9,14 +9,14 @@ COLOURS = (GREEN, YELLOW, RED, BLACK)  # also the index order of a draw (R9)
 
 BASE = (2, 2, 1, 0)  # R2: 2 green, 2 yellow, 1 red, 0 black
 MAX_SETTING = 9      # ranks, helpers, bonus and difficulty cards are 0-9
+MAX_CARDS = 999      # of one colour in a deck: far beyond any deck the rules can build
 
 
 def check_int(name, value, low, high):
     """Return value if it is a whole number in [low, high], else raise ValueError naming it."""
-    if type(value) is not int:  # bool is an int subclass; a rank of True is a mistake
+    # type() rather than isinstance: bool is an int subclass, and a rank of True is a mistake
+    if type(value) is not int or value < low or value > high:
         raise ValueError("%s must be a whole number from %d to %d, not %r" % (name, low, high, value))
-    if value < low or value > high:
-        raise ValueError("%s must be from %d to %d, not %d" % (name, low, high, value))
     return value
 
 
@@ -47,12 +47,9 @@ class Deck:
     """Counts of each colour, always settled by R8."""
 
     def __init__(self, green=0, yellow=0, red=0, black=0):
-        counts = []
         for name, value in zip(COLOURS, (green, yellow, red, black)):
-            if type(value) is not int or value < 0:
-                raise ValueError("%s must be a whole number of cards, 0 or more, not %r" % (name, value))
-            counts.append(value)
-        self._counts = settle(*counts)
+            check_int(name, value, 0, MAX_CARDS)
+        self._counts = settle(green, yellow, red, black)
 
     def counts(self):
         """(green, yellow, red, black)."""
@@ -71,9 +68,7 @@ class Deck:
         """
         i = COLOURS.index(check_colour(colour))
         counts = list(self._counts)
-        if counts[i] + delta < 0:
-            raise ValueError("the deck holds %d %s, cannot remove %d" % (counts[i], colour, -delta))
-        counts[i] += delta
+        counts[i] = check_int(colour, counts[i] + delta, 0, MAX_CARDS)
         self._counts = settle(*counts)
 
     def colour_at(self, index):
@@ -83,12 +78,6 @@ class Deck:
                 return colour
             index -= n
         raise ValueError("card index out of range for a deck of %d" % self.total())
-
-    def __eq__(self, other):
-        return isinstance(other, Deck) and self._counts == other._counts
-
-    def __repr__(self):
-        return "Deck(%d, %d, %d, %d)" % self._counts
 
 
 def build_deck(ranks, helpers=0, bonus=0, green=0, yellow=0, red=0, black=0):

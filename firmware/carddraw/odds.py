@@ -15,17 +15,6 @@ def next_card(counts):
     return tuple(n / total for n in counts)
 
 
-def greens_to_succeed(successes, needed, auto_bonus, auto_applied):
-    """How many more greens reach `needed` (R10, R11)."""
-    left = needed - successes
-    if left <= 0:
-        return 0
-    if auto_applied or auto_bonus == 0:
-        return left
-    # R11: the first green brings 1 + auto_bonus successes
-    return 1 + max(0, left - 1 - auto_bonus)
-
-
 def chance(counts, greens_needed, tail=TAIL):
     """R26 for a deck `counts` when `greens_needed` more greens win. -> (chance, undecided, steps)
 
@@ -93,7 +82,11 @@ def action_chance(a, tail=TAIL):
         auto_applied = True
     elif pending == YELLOW or pending == RED:
         y, r, b = plus_yellow(y, r, b)
-    return chance((g, y, r, b), greens_to_succeed(successes, a.needed, auto_bonus, auto_applied), tail)
+    # greens still to draw (R10), the first of them bringing the automatic successes (R11)
+    left = a.needed - successes
+    if left > 0 and not auto_applied and auto_bonus:
+        left = 1 + max(0, left - 1 - auto_bonus)
+    return chance((g, y, r, b), max(0, left), tail)
 
 
 def plus_yellow(y, r, b):

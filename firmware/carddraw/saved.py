@@ -1,7 +1,9 @@
 # An action as plain JSON-able data and back: the resume state after a power cut, and the
 # controller's undo. Kept apart from action.py so the engine itself stays small in RAM.
 from carddraw.deck import Deck, check_int, check_colour
-from carddraw.action import Action, STATES
+from carddraw.action import Action
+
+STATES = ("active", "succeeded", "stopped", "failed", "referee")
 
 
 def to_dict(a):
