@@ -149,10 +149,10 @@ class Store:
     def log(self, record):
         """Append one record (a dict) as a JSON line and flush. -> True, or False on a flash
         error. Rotates to log.1 first when the line would take the log past the limit."""
-        line = json.dumps(record, separators=_SEP)
-        if len(line) >= LINE_MAX:  # would read back as damage: keep what it was at least
-            line = json.dumps({"ev": "too long", "was": record.get("ev")}, separators=_SEP)
-        line = line.encode() + b"\n"
+        text = json.dumps(record, separators=_SEP)
+        if len(text) >= LINE_MAX:  # would read back as damage: keep what it was at least
+            text = json.dumps({"ev": "too long", "was": record.get("ev")}, separators=_SEP)
+        line = text.encode() + b"\n"
         path = self.root + config.LOG_FILE
         size = self._log_size
         try:
@@ -181,7 +181,7 @@ class Store:
         """-> (records, damaged): every record of log.1 then log, oldest first, reading line by
         line; damaged counts the lines skipped. With each(record) given, records are handed to
         it one by one instead of collected (records comes back empty): less RAM."""
-        records = []
+        records = []  # type: list
         name = config.LOG_FILE
         bad = self._read_lines(older(name), each or records.append)
         bad += self._read_lines(name, each or records.append)
