@@ -1,0 +1,310 @@
+"""The device's hardware: buttons, display, LED, buzzer, battery, watchdog, clock.
+
+The only module that imports `machine`, `neopixel` and `time`; everything else gets events,
+`now_ms` and drawing surfaces from here. Settings are read from `config` when a Board is
+built (not at import), so a test can change config.LED_KIND and build another Board.
+
+Times are `ticks_ms()` values: compare them only with `ticks_diff`, which survives the
+counter wrapping round.
+"""
+import time
+from machine import ADC, I2C, PWM, Pin, WDT
+
+from carddraw import config
+from carddraw.ssd1306 import SSD1306
+
+
+def ticks_ms() -> int:
+    """Milliseconds from an arbitrary point; wraps round, so use ticks_diff."""
+    return time.ticks_ms()  # type: ignore[return-value]  # an int at run time
+
+
+def ticks_diff(later: int, earlier: int) -> int:
+    """later - earlier in ms, right across the ticks counter wrapping round."""
+    return time.ticks_diff(later, earlier)
+
+
+# -- Buttons -------------------------------------------------------------------------------
+class Button:
+    """One button's press logic, apart from the pin so tests can feed it levels and times.
+
+    update(level, now_ms) takes the raw level (0 = pressed: the pin has a pull-up and the
+    button joins it to GND) and returns "short", "long" or None:
+    - a level counts only once it has been steady for debounce_ms, so contact bounce shorter
+      than that gives exactly one press and one release;
+    - "long" fires once, when a press has lasted long_ms, and its release is then silent;
+    - "short" fires on the release of a press that never reached long_ms;
+    - a press already down at the first update (held at power-on) makes no event at all.
+    """
+
+    def __init__(self, name, pin=None, debounce_ms=None, long_ms=None):
+        self.name = name
+        self.pin = pin
+        self.debounce_ms = config.DEBOUNCE_MS if debounce_ms is None else debounce_ms
+        self.long_ms = config.LONG_PRESS_MS if long_ms is None else long_ms
+        self.pressed = False   # the debounced state
+        self._raw = -1         # the last raw level seen; -1 before the first update
+        self._since = 0        # when the raw level last changed
+        self._down_at = 0      # when the current press began
+        self._quiet = False    # the current press has had its event (long, or power-on)
+
+    def update(self, level, now_ms):
+        if self._raw < 0:
+            self._raw = level
+            self._since = now_ms
+            self.pressed = self._quiet = level == 0
+            return None
+        if level != self._raw:
+            self._raw = level
+            self._since = now_ms
+        elif (level == 0) != self.pressed and ticks_diff(now_ms, self._since) >= self.debounce_ms:
+            self.pressed = level == 0
+            if self.pressed:
+                self._down_at = self._since
+                self._quiet = False
+            elif self._quiet:
+                return None
+            else:
+                return "short"
+        if self.pressed and not self._quiet and ticks_diff(now_ms, self._down_at) >= self.long_ms:
+            self._quiet = True
+            return "long"
+        return None
+
+
+class Buttons:
+    """config.BUTTONS on their pins with pull-ups."""
+
+    def __init__(self):
+        self.buttons = [Button(name, Pin(config.BUTTON_PINS[name], Pin.IN, Pin.PULL_UP))
+                        for name in config.BUTTONS]
+
+    def poll(self, now_ms):
+        """Read every button; return the events as a list of (name, "short" | "long")."""
+        events = []
+        for b in self.buttons:
+            event = b.update(b.pin.value(), now_ms)
+            if event:
+                events.append((b.name, event))
+        return events
+
+    def held(self):
+        """Names of the buttons down right now, read from the pins (for held-at-power-on)."""
+        return tuple(b.name for b in self.buttons if b.pin.value() == 0)
+
+
+# -- Display -------------------------------------------------------------------------------
+CONTRAST = (4, 32, 96, 176, 255)   # brightness 1..5 -> SSD1306 contrast
+
+
+class Display(SSD1306):
+    """The OLED: a FrameBuffer to draw on, show() to send what changed."""
+
+    def __init__(self, i2c):
+        super().__init__(i2c, config.OLED_WIDTH, config.OLED_HEIGHT, config.OLED_ADDR)
+        self.asleep = False
+        self.level = 0
+        self.brightness(config.NUMBERS["brightness"][0])
+
+    def brightness(self, level):
+        """Brightness step 1-5 (the "brightness" setting)."""
+        self.level = max(1, min(len(CONTRAST), int(level)))
+        self.contrast(CONTRAST[self.level - 1])
+
+    def sleep(self, on):
+        """Display off (True) or back on (False); waking sends the whole frame again."""
+        if on and not self.asleep:
+            self.poweroff()
+            self.asleep = True
+        elif not on and self.asleep:
+            self.poweron()
+            self.force()   # in case the module lost power while off
+            self.asleep = False
+
+
+# -- LED -----------------------------------------------------------------------------------
+# A card's colour on the LED; black cannot be shown, so it is purple.
+COLOURS = {
+    "green": (0, 255, 0),
+    "yellow": (255, 160, 0),   # less green than red: the green die is the brighter one
+    "red": (255, 0, 0),
+    "black": (160, 0, 255),
+}
+
+
+class Led:
+    """The RGB LED as config.LED_KIND wires it: "rgb", "rgb_anode" or "neopixel"."""
+
+    def __init__(self):
+        self.kind = config.LED_KIND
+        self.colour = None
+        self.value = (0, 0, 0)
+        self._np = None
+        self._pwm = []
+        if self.kind == "neopixel":
+            import neopixel
+            self._np = neopixel.NeoPixel(Pin(config.NEOPIXEL_PIN, Pin.OUT), 1)
+        elif self.kind == "rgb" or self.kind == "rgb_anode":
+            # Same frequency on all three: GP16/17 share a PWM slice. A common-anode LED is
+            # lit while its pin is low, so its PWM runs inverted and the duty stays "on time".
+            invert = self.kind == "rgb_anode"
+            for c in ("red", "green", "blue"):
+                self._pwm.append(PWM(Pin(config.LED_PINS[c]), freq=config.LED_PWM_FREQ,
+                                     duty_u16=0, invert=invert))
+        else:
+            raise ValueError("config.LED_KIND must be rgb, rgb_anode or neopixel, not %r"
+                             % (self.kind,))
+        self._write(0, 0, 0)
+
+    def show(self, colour):
+        """A card colour ("green", "yellow", "red", "black" shows purple) or None for off."""
+        if colour is None:
+            rgb = (0, 0, 0)
+        elif colour in COLOURS:
+            rgb = COLOURS[colour]
+        else:
+            raise ValueError("no LED colour for %r" % (colour,))
+        self.rgb(rgb[0], rgb[1], rgb[2])
+        self.colour = colour
+
+    def rgb(self, r, g, b):
+        """Any colour, each channel 0-255."""
+        self.colour = None
+        r = max(0, min(255, int(r)))
+        g = max(0, min(255, int(g)))
+        b = max(0, min(255, int(b)))
+        if (r, g, b) != self.value:
+            self._write(r, g, b)
+
+    def _write(self, r, g, b):
+        self.value = (r, g, b)
+        if self._np is not None:
+            self._np[0] = self.value
+            self._np.write()
+        else:
+            self._pwm[0].duty_u16(r * 257)   # 255 * 257 = 65535
+            self._pwm[1].duty_u16(g * 257)
+            self._pwm[2].duty_u16(b * 257)
+
+
+# -- Buzzer --------------------------------------------------------------------------------
+# Each pattern is (frequency in Hz, milliseconds) steps; frequency 0 is a rest.
+PATTERNS = {
+    "click": ((2400, 12),),
+    "card": ((1400, 40), (0, 25), (1900, 60)),
+    "warn": ((880, 120), (0, 80), (880, 120)),
+    "success": ((1047, 90), (1319, 90), (1568, 180)),
+    "fail": ((392, 160), (330, 160), (262, 280)),
+    "black": ((196, 320), (0, 60), (147, 450)),
+    "error": ((3000, 60), (0, 50), (3000, 60), (0, 50), (3000, 60)),
+}
+
+
+class Buzzer:
+    """The piezo on a PWM pin. play() starts a pattern and returns; update() moves it on."""
+
+    def __init__(self):
+        self._pwm = PWM(Pin(config.BUZZER_PIN), freq=1000, duty_u16=0)
+        self.enabled = config.FLAGS["buzzer"]
+        self.pattern = None    # the steps playing, or None
+        self._step = 0
+        self._start = 0        # tick at which the pattern started
+        self._end = 0          # ms after _start at which the current step ends
+
+    def play(self, pattern, now_ms):
+        """Start a pattern (a name in PATTERNS or a list of (hz, ms)); silent if not enabled."""
+        if isinstance(pattern, str):
+            if pattern not in PATTERNS:
+                raise ValueError("no buzzer pattern %r" % (pattern,))
+            pattern = PATTERNS[pattern]
+        self.stop()
+        if self.enabled and pattern:
+            self.pattern = pattern
+            self._step = -1
+            self._start = now_ms
+            self._end = 0
+            self.update(now_ms)
+
+    def update(self, now_ms):
+        """Call often (every loop): starts the next step when one ends, stops at the end."""
+        if self.pattern is None:
+            return
+        if not self.enabled:
+            self.stop()
+            return
+        # Steps are timed from the pattern's start, not from this call, so a late loop does
+        # not stretch the pattern; a very late one skips the steps it missed.
+        elapsed = ticks_diff(now_ms, self._start)
+        while elapsed >= self._end:
+            self._step += 1
+            if self._step >= len(self.pattern):
+                self.stop()
+                return
+            hz, ms = self.pattern[self._step]
+            self._end += ms
+            if hz and elapsed < self._end:
+                self._pwm.freq(hz)
+                self._pwm.duty_u16(32768)   # a square wave: loudest on a piezo
+            else:
+                self._pwm.duty_u16(0)
+
+    def stop(self):
+        self._pwm.duty_u16(0)
+        self.pattern = None
+
+    @property
+    def playing(self):
+        return self.pattern is not None
+
+
+# -- Battery -------------------------------------------------------------------------------
+class Battery:
+    """The LiPo's voltage, read as VSYS / 3 on the ADC."""
+
+    def __init__(self):
+        pin = config.BATTERY_ADC
+        self._adc = ADC(pin - 26 if pin >= 26 else pin)   # GPIO 26-29 are ADC channels 0-3
+        # On a Pico W, GP25 selects the wireless chip, which shares GPIO29: high to read VSYS.
+        self._select = Pin(25, Pin.OUT, value=1) if getattr(config, "PICO_W", False) else None
+
+    def volts(self):
+        if self._select is not None:
+            self._select.value(1)
+        raw = 0
+        for _ in range(8):   # average a few: the ADC is noisy by a count or two
+            raw += self._adc.read_u16()
+        return raw / 8 * 3 * 3.3 / 65535
+
+    def percent(self):
+        """0-100, straight between config.BATTERY_EMPTY_V and BATTERY_FULL_V."""
+        empty = config.BATTERY_EMPTY_V
+        p = (self.volts() - empty) * 100 / (config.BATTERY_FULL_V - empty)
+        return max(0, min(100, int(p + 0.5)))
+
+
+# -- The board -----------------------------------------------------------------------------
+WDT_MAX_MS = 8388   # the RP2040 watchdog's longest timeout
+
+
+class Board:
+    """Everything on the device, built from config."""
+
+    ticks_ms = staticmethod(ticks_ms)
+    ticks_diff = staticmethod(ticks_diff)
+
+    def __init__(self):
+        self.buttons = Buttons()   # first, so buttons held at power-on can be read at once
+        self.i2c = I2C(config.I2C_ID, sda=Pin(config.I2C_SDA), scl=Pin(config.I2C_SCL),
+                       freq=config.I2C_FREQ)
+        self.display = Display(self.i2c)
+        self.led = Led()
+        self.buzzer = Buzzer()
+        self.battery = Battery()
+        self.wdt = None
+
+    def watchdog(self, timeout_ms=config.WATCHDOG_MS):
+        """Start the watchdog (it cannot be stopped): feed() it within timeout_ms, or reset."""
+        if not 0 < timeout_ms <= WDT_MAX_MS:
+            raise ValueError("watchdog timeout must be 1-%d ms, not %r" % (WDT_MAX_MS, timeout_ms))
+        self.wdt = WDT(timeout=timeout_ms)
+        return self.wdt
