@@ -157,7 +157,10 @@ class Led:
         self._write(0, 0, 0)
 
     def show(self, colour):
-        """A card colour ("green", "yellow", "red", "black" shows purple) or None for off."""
+        """A card colour ("green", "yellow", "red", "black" shows purple) or None for off.
+        Cheap to call every loop: the same colour again writes nothing."""
+        if colour == self.colour:
+            return
         if colour is None:
             rgb = (0, 0, 0)
         elif colour in COLOURS:
@@ -169,11 +172,12 @@ class Led:
 
     def rgb(self, r, g, b):
         """Any colour, each channel 0-255."""
-        self.colour = None
+        self.colour = ""   # not a card colour: the next show() writes
         r = max(0, min(255, int(r)))
         g = max(0, min(255, int(g)))
         b = max(0, min(255, int(b)))
-        if (r, g, b) != self.value:
+        v = self.value
+        if r != v[0] or g != v[1] or b != v[2]:
             self._write(r, g, b)
 
     def _write(self, r, g, b):
@@ -266,20 +270,35 @@ class Battery:
         self._adc = ADC(pin - 26 if pin >= 26 else pin)   # GPIO 26-29 are ADC channels 0-3
         # On a Pico W, GP25 selects the wireless chip, which shares GPIO29: high to read VSYS.
         self._select = Pin(25, Pin.OUT, value=1) if getattr(config, "PICO_W", False) else None
+        self._empty_mv = int(config.BATTERY_EMPTY_V * 1000 + 0.5)
+        self._full_mv = int(config.BATTERY_FULL_V * 1000 + 0.5)
+        self._percent = -1
 
-    def volts(self):
+    def _raw(self):
         if self._select is not None:
             self._select.value(1)
         raw = 0
         for _ in range(8):   # average a few: the ADC is noisy by a count or two
             raw += self._adc.read_u16()
-        return raw / 8 * 3 * 3.3 / 65535
+        return raw >> 3
+
+    def volts(self):
+        return self._raw() * 3 * 3.3 / 65535
+
+    def millivolts(self):
+        """VSYS in mV, in small-int arithmetic (no float to allocate)."""
+        return self._raw() * 9900 // 65535   # 3 x 3.3 V full scale
 
     def percent(self):
-        """0-100, straight between config.BATTERY_EMPTY_V and BATTERY_FULL_V."""
-        empty = config.BATTERY_EMPTY_V
-        p = (self.volts() - empty) * 100 / (config.BATTERY_FULL_V - empty)
-        return max(0, min(100, int(p + 0.5)))
+        """0-100, straight between config.BATTERY_EMPTY_V and BATTERY_FULL_V. A change of one
+        point is ignored (except to 0 or 100), so ADC noise does not make the gauge flicker;
+        cheap enough to call every loop."""
+        span = self._full_mv - self._empty_mv
+        p = ((self.millivolts() - self._empty_mv) * 100 + span // 2) // span
+        p = max(0, min(100, p))
+        if self._percent < 0 or p == 0 or p == 100 or abs(p - self._percent) > 1:
+            self._percent = p
+        return self._percent
 
 
 # -- The board -----------------------------------------------------------------------------
