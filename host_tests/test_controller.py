@@ -1,0 +1,907 @@
+"""The device as a person uses it: button presses and clock ticks against the controller.
+
+Every rule the device exposes is reached from the buttons here (R3, R4, R8, R10-R26); each
+test names its rule. The rng is a stand-in that draws the colours a test asks for.
+"""
+import json
+import random
+
+import pytest
+
+from carddraw import config, saved
+from carddraw.action import Action
+from carddraw.controller import (Controller, View, OPTS, words, wrap, clean, deck_line,
+                                 odds_line, pct)
+from carddraw.deck import COLOURS
+from carddraw.odds import success_chance, next_card
+
+NAME = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
+
+
+class Pick:
+    """An rng that draws the colours asked for, in turn, from the controller's current deck:
+    randrange returns the index of the first card of that colour (R9 index order)."""
+
+    def __init__(self, *colours):
+        self.want = list(colours)
+        self.c = None
+
+    def randrange(self, n):
+        i = COLOURS.index(self.want.pop(0))
+        counts = self.c.action.deck.counts()
+        assert counts[i] > 0, "no %s card in %r" % (COLOURS[i], counts)
+        assert sum(counts) == n
+        return sum(counts[:i])
+
+    def seed(self, n):
+        pass
+
+
+def dev(*colours, **settings):
+    """A device with these settings whose draws come out as the given colours."""
+    s = config.defaults()
+    s.update(settings)
+    rng = Pick(*colours)
+    c = Controller(settings=s, rng=rng, now_ms=0)
+    rng.c = c
+    return c
+
+
+def keys(c, seq, t=0):
+    """Press space-separated keys: R H D S, or lR lH lD lS for long presses."""
+    for tok in seq.split():
+        if tok[0] == "l":
+            c.long(NAME[tok[1]], t)
+        else:
+            c.press(NAME[tok], t)
+    return c.view()
+
+
+def text(c):
+    return "\n".join(c.view().lines)
+
+
+def joined(c):
+    return " ".join(" ".join(c.view().lines).split())
+
+
+def events(log):
+    return [r["ev"] for r in log]
+
+
+def referee(c, label, t=0, code="R H R H"):
+    """Open the lock with the code, move to the menu item `label` and choose it."""
+    keys(c, "lS " + code, t)
+    assert c.view().screen == "refmenu"
+    for _ in range(12):
+        if any(x.startswith(">" + label[:15]) for x in c.view().lines):
+            c.press("DRAW", t)
+            return c.view()
+        c.press("HELP", t)
+    raise AssertionError("no %r in the referee menu:\n%s" % (label, text(c)))
+
+
+def option(c, key, value):
+    """From set-up, through the options menu, set one option, and come back."""
+    keys(c, "lD")
+    assert c.view().screen == "options"
+    for _ in range(OPTS.index(key)):
+        c.press("HELP", 0)
+    if key in config.FLAGS:
+        if c.settings[key] != value:
+            c.press("DRAW", 0)
+    else:
+        c.press("DRAW", 0)
+        for _ in range(20):
+            if c.settings[key] == value:
+                break
+            c.press("HELP" if c.settings[key] < value else "RANK", 0)
+        c.press("DRAW", 0)
+    assert c.settings[key] == value
+    keys(c, "S")
+    assert c.view().screen == "setup"
+
+
+def lines_fit(v):
+    assert isinstance(v, View)
+    assert 1 <= len(v.lines) <= 8
+    assert len(v.lines[0]) <= 14  # the title leaves room for the battery icon
+    for x in v.lines:
+        assert isinstance(x, str) and len(x) <= 16, repr(x)
+
+
+# -- set-up ------------------------------------------------------------------------------------
+def test_setup_shows_skill_deck_and_chance_R26():
+    c = dev()
+    v = c.view()
+    assert v.screen == "setup" and v.led is None and not v.blink
+    a = Action("surgery", 1)
+    assert v.lines[1].startswith("Surgery")
+    assert deck_line(a.deck.counts()) in v.lines                      # R2/R3: G 3 Y 2 R 1
+    assert v.lines[3] == "G 3 Y 2 R 1 B 0"
+    assert "Chance  " + pct(success_chance(a)) in v.lines             # R26, live
+    assert c.action is None and c.resume_state() is None
+    lines_fit(v)
+
+
+def test_rank_steps_and_wraps_rank_0_only_for_scan_R3():
+    c = dev()
+    keys(c, "R")
+    assert c.settings["ranks"] == 2 and "G 4 Y 2 R 1 B 0" in c.view().lines  # R3: +1 green
+    keys(c, "R R R R R R R")
+    assert c.settings["ranks"] == 9
+    keys(c, "R")
+    assert c.settings["ranks"] == 1          # R3: surgery wraps past 0
+    keys(c, "lR")
+    assert c.settings["ranks"] == 9          # a long press steps down
+    keys(c, "S S")
+    assert c.settings["skill"] == "scan"
+    keys(c, "R")
+    assert c.settings["ranks"] == 0          # R3: a scanner may work at rank 0
+    assert "G 2 Y 2 R 1 B 0" in c.view().lines
+    keys(c, "D")
+    assert c.action.ranks == 0 and c.view().screen == "active"
+
+
+def test_leaving_scan_at_rank_0_lifts_rank_to_1_R3():
+    c = dev(skill="scan", ranks=0)
+    keys(c, "S")
+    assert c.settings["skill"] == "surgery" and c.settings["ranks"] == 1
+    c2 = Controller(settings={"skill": "repair", "ranks": 0})  # a bad saved setting
+    assert c2.settings["ranks"] == 1
+
+
+def test_helpers_add_at_most_ranks_greens_R4():
+    c = dev(ranks=2)
+    keys(c, "H")
+    assert c.settings["helpers"] == 1 and "G 5 Y 2 R 1 B 0" in c.view().lines
+    keys(c, "H H")
+    assert c.settings["helpers"] == 3 and "G 6 Y 2 R 1 B 0" in c.view().lines  # min(3, 2)
+    keys(c, "H H H H H H H")
+    assert c.settings["helpers"] == 0        # wraps 9 -> 0
+    keys(c, "lH")
+    assert c.settings["helpers"] == 9
+
+
+def test_skill_cycles_and_names_the_action_R24():
+    c = dev()
+    seen = []
+    for _ in range(3):
+        seen.append(c.view().lines[1].split()[0])
+        keys(c, "S")
+    assert seen == ["Surgery", "Repair", "Scan"] and c.settings["skill"] == "surgery"
+
+
+def test_settings_version_bumps_on_each_change():
+    c = dev()
+    v0 = c.settings_version
+    keys(c, "R")
+    assert c.settings_version == v0 + 1
+    keys(c, "D")                              # starting changes no setting
+    assert c.settings_version == v0 + 1
+
+
+def test_bad_settings_fall_back_to_defaults():
+    s = clean({"ranks": 12, "helpers": "2", "timed": 1, "skill": "cooking", "lock": "RRX1",
+               "interval": 45, "needed": 3})
+    d = config.defaults()
+    assert s["ranks"] == d["ranks"] and s["helpers"] == d["helpers"]
+    assert s["timed"] is False and s["skill"] == d["skill"] and s["lock"] == d["lock"]
+    assert s["needed"] == 3
+    assert Controller(settings=None).settings == config.defaults()
+
+
+# -- options -----------------------------------------------------------------------------------
+def test_options_menu_moves_edits_and_logs():
+    c = dev()
+    v = keys(c, "lD")
+    assert v.screen == "options" and v.lines[1].startswith(">Add green")
+    keys(c, "R")                              # up from the top wraps to the bottom
+    assert any(x.startswith(">Brightness") for x in c.view().lines)
+    keys(c, "D H H H H")                      # brightness 3 -> 5, and no further
+    assert c.settings["brightness"] == 5
+    assert c.take_beeps()[-1] == "error"
+    assert any(x.startswith(">Brightness") and x.endswith("<5>") for x in c.view().lines)
+    keys(c, "D")
+    keys(c, "R R")                            # interval
+    keys(c, "D H")
+    assert c.settings["interval"] == 50       # R21: 5 s steps
+    keys(c, "H H")
+    assert c.settings["interval"] == 60       # 60 is the most
+    keys(c, "R R R R R R R")
+    assert c.settings["interval"] == 30       # 30 the least
+    keys(c, "S R")                            # done; up to Timed
+    keys(c, "D")
+    assert c.settings["timed"] is True
+    c.take_log()
+    v = keys(c, "S")
+    assert v.screen == "setup" and "T30" in v.lines[1]
+    log = c.take_log()
+    assert log[-1]["ev"] == "settings" and log[-1]["interval"] == 30 and log[-1]["timed"]
+    assert log[-1]["brightness"] == 5
+
+
+def test_difficulty_cards_compound_R8():
+    c = dev()
+    option(c, "yellow", 6)                    # R6 + R8: 8 yellow -> 2 yellow, red 1 + 2 = 3
+    assert "G 3 Y 2 R 3 B 0" in c.view().lines
+    option(c, "red", 1)                       # 4 red -> 1 red + 1 black
+    assert "G 3 Y 2 R 1 B 1" in c.view().lines
+    keys(c, "D")
+    assert c.action.deck.counts() == (3, 2, 1, 1)
+
+
+def test_bonus_and_green_cards_R5_R6():
+    c = dev()
+    option(c, "bonus", 2)
+    option(c, "green", 1)
+    assert "G 6 Y 2 R 1 B 0" in c.view().lines
+
+
+# -- drawing -----------------------------------------------------------------------------------
+def test_green_adds_a_success_and_leaves_the_deck_R10():
+    c = dev("green", needed=2, ranks=2)
+    keys(c, "D")
+    assert c.view().screen == "active"
+    v = keys(c, "D")
+    assert v.screen == "card" and v.led == "green"
+    assert c.action.successes == 1 and c.action.deck.counts() == (3, 2, 1, 0)
+    assert c.take_beeps() == ["click", "card"]
+    v = keys(c, "D")
+    assert v.screen == "active" and "Succ 1/2 Comp 0" in v.lines      # R20: the deck again
+    assert v.lines[1] == "G 3 Y 2 R 1 B 0"
+
+
+def test_automatic_successes_on_the_first_green_R11():
+    c = dev("yellow", "green", "green", ranks=2)
+    option(c, "needed", 4)                    # R7
+    option(c, "auto", 3)                      # R11: min(3, ranks 2) = 2
+    keys(c, "D D D")
+    assert c.action.successes == 0           # never before a green
+    keys(c, "D D")
+    assert c.action.successes == 3           # 1 + 2
+    keys(c, "D")
+    assert c.action.successes == 4 and c.view().screen == "card"
+    assert "Success reached!" in c.view().lines
+    keys(c, "D")
+    assert c.view().screen == "success"
+
+
+def test_yellow_adds_a_yellow_R12():
+    c = dev("yellow", "yellow")
+    keys(c, "D D")
+    v = c.view()
+    assert v.led == "yellow" and "Setback #1" in v.lines
+    keys(c, "D")
+    assert c.action.deck.counts() == (3, 3, 1, 0)
+    keys(c, "D D")                            # 4 yellow -> 1 yellow, red 2 (R8)
+    assert c.action.deck.counts() == (3, 1, 2, 0)
+
+
+def test_red_is_a_complication_and_adds_a_yellow_R13():
+    c = dev("red")
+    v = keys(c, "D D")
+    assert v.led == "red" and "Complication #1" in v.lines
+    assert c.action.complications == 1 and c.action.deck.counts() == (3, 3, 1, 0)
+    v = keys(c, "D")
+    assert "Succ 0/1 Comp 1" in v.lines
+
+
+def test_black_without_referee_fails_at_once_R14():
+    c = dev("black", black=1)
+    c.take_beeps()
+    v = keys(c, "D D")
+    assert v.screen == "card" and v.led == "black" and "The action fails" in v.lines
+    assert c.action.state == "failed"
+    assert c.take_beeps() == ["click", "black", "fail"]
+    log = c.take_log()
+    assert log[-1]["ev"] == "end" and log[-1]["outcome"] == "failed"
+    v = keys(c, "D")
+    assert v.screen == "failed" and v.led == "red" and "void (R14)" in v.lines
+    assert "the heart stops" in joined(c)     # R24, surgery's black
+    v = keys(c, "D")
+    assert v.screen == "setup" and c.action is None
+
+
+def test_black_with_referee_waits_for_the_referee_behind_the_lock_R14():
+    c = dev("black", "black", black=2, referee=True)
+    keys(c, "D D D")
+    v = c.view()
+    assert v.screen == "referee" and v.led == "black" and c.action.state == "referee"
+    for k in "R H D S":                       # a player's presses decide nothing
+        keys(c, k)
+        assert c.view().screen == "referee" and c.action.state == "referee"
+    keys(c, "lS R R R R")                     # a wrong code
+    assert c.view().screen == "message" and "Wrong code" in c.view().lines[0]
+    keys(c, "D")
+    assert c.view().screen == "referee" and c.action.state == "referee"
+    v = referee(c, "Black: go on")            # continue: the black leaves the deck
+    assert v.screen == "active" and c.action.state == "active"
+    assert c.action.deck.counts() == (3, 2, 1, 1)
+    assert [r for r in c.take_log() if r["ev"] == "referee"][0]["decision"] == "continue"
+    keys(c, "D D")
+    v = referee(c, "Black: fail")             # end: failure
+    assert v.screen == "failed" and c.action.state == "failed"
+    log = c.take_log()
+    assert [r["decision"] for r in log if r["ev"] == "referee"] == ["end"]
+    assert log[-1]["ev"] == "end" and log[-1]["outcome"] == "failed"
+
+
+def test_redraw_before_the_result_applies_R15():
+    c = dev("red", "green", redraws=1)
+    keys(c, "D D")
+    v = c.view()
+    assert v.screen == "card" and v.led == "red" and c.action.pending == "red"
+    assert "Redraws left 1" in v.lines and "H:redraw (R15)" in v.lines
+    assert c.action.complications == 0       # not applied yet
+    v = keys(c, "H")                          # the red goes back; a new card
+    assert v.led == "green" and c.action.redraws_left == 0
+    assert c.action.successes == 1           # none left: applies at once
+    assert c.action.complications == 0
+    log = c.take_log()
+    assert events(log) == ["start", "draw", "redraw", "accept", "end"]
+    assert log[2]["card"] == "green" and log[2]["left"] == 0
+
+
+def test_accept_keeps_the_card_and_redraws_stay_R15():
+    c = dev("yellow", "red", redraws=2)
+    keys(c, "D D")
+    keys(c, "D")                              # accept the yellow
+    assert c.view().screen == "active" and c.action.redraws_left == 2
+    assert c.action.deck.counts() == (3, 3, 1, 0)
+    v = keys(c, "D")
+    assert v.screen == "card" and "Redraws left 2" in v.lines and "Complication #2" in v.lines
+    keys(c, "D")
+    assert c.action.complications == 1 and "Succ 0/1 Comp 1" in c.view().lines
+
+
+def test_stop_asks_first_then_says_no_retry_today_R16():
+    c = dev()
+    keys(c, "D")
+    v = keys(c, "S")
+    assert v.screen == "confirm" and "(R16)." in joined(c)
+    v = keys(c, "S")                          # back: a mis-press does not end the action
+    assert v.screen == "active" and c.action.state == "active"
+    keys(c, "S R")
+    assert c.view().screen == "active"
+    c.take_log()
+    v = keys(c, "S D")
+    assert v.screen == "stopped" and c.action.state == "stopped"
+    assert "today (R16)." in joined(c) and "cannot be tried again" in joined(c)
+    log = c.take_log()
+    assert events(log) == ["stop", "end"] and log[1]["outcome"] == "stopped"
+    assert keys(c, "D").screen == "setup"
+
+
+def test_no_stop_between_a_draw_and_its_result_R16():
+    c = dev("red", redraws=1)
+    keys(c, "D D")
+    v = keys(c, "S")
+    assert v.screen == "message" and "(R16)." in joined(c)
+    assert c.action.state == "active" and c.action.pending == "red"
+    v = keys(c, "H")
+    assert v.screen == "card" and c.action.pending == "red"
+
+
+def test_success_then_chain_a_new_action_R17():
+    c = dev("green")
+    keys(c, "D D D")
+    v = c.view()
+    assert v.screen == "success" and v.led == "green"
+    assert v.lines[4].startswith(">Finish")
+    v = keys(c, "H")
+    assert v.lines[5].startswith(">Chain")
+    c.take_log()
+    v = keys(c, "D")
+    assert v.screen == "setup" and v.lines[0] == "Chain set-up"   # finishing skipped
+    assert c.action is None and c.resume_state() is None
+    assert events(c.take_log()) == ["chain"]
+    keys(c, "D")
+    start = c.take_log()[0]
+    assert start["ev"] == "start" and start["chain"] is True
+    assert c.view().screen == "active"
+
+
+def test_helper_leaves_takes_their_green_R18():
+    c = dev(ranks=2, helpers=2)
+    keys(c, "D")
+    assert c.action.deck.counts() == (6, 2, 1, 0)
+    keys(c, "H")                              # no joining once drawing has started (R18)
+    assert c.action.helpers == 2
+    v = referee(c, "Helper leaves")
+    assert v.screen == "message" and "1 helping now." in joined(c)
+    assert c.action.deck.counts() == (5, 2, 1, 0) and c.action.helpers == 1
+    log = c.take_log()
+    assert log[-1]["ev"] == "helper_leaves" and log[-1]["deck"] == [5, 2, 1, 0]
+    keys(c, "D")
+    assert c.view().screen == "refmenu"
+    keys(c, "S")
+    assert c.view().screen == "active" and c.view().lines[1] == "G 5 Y 2 R 1 B 0"
+
+
+def test_referee_adjusts_the_deck_R19_R8():
+    c = dev(referee=True)
+    keys(c, "D")
+    v = referee(c, "Adjust deck")
+    assert v.screen == "adjust"
+    keys(c, "H H D")                          # red, edit
+    keys(c, "H H H")                          # +3 red: 4 red -> 1 red + 1 black (R8)
+    assert c.action.deck.counts() == (3, 2, 1, 1)
+    keys(c, "R")                              # -1 red
+    assert c.action.deck.counts() == (3, 2, 0, 1)
+    log = [r for r in c.take_log() if r["ev"] == "adjust"]
+    assert [(r["colour"], r["delta"]) for r in log] == [("red", 1)] * 3 + [("red", -1)]
+    keys(c, "R")                              # no red left: refused, said, no crash
+    assert c.view().screen == "message" and c.action.deck.counts() == (3, 2, 0, 1)
+    keys(c, "D D S S")
+    assert c.view().screen == "active" and c.view().lines[1] == "G 3 Y 2 R 0 B 1"
+
+
+def test_adjust_refused_without_a_referee_R19():
+    c = dev()
+    keys(c, "D")
+    v = referee(c, "Adjust deck")
+    assert v.screen == "message" and "No referee present" in joined(c)
+    assert c.action.deck.counts() == (3, 2, 1, 0)
+
+
+def test_deck_shown_again_after_every_card_R20():
+    c = dev("yellow", "red", "yellow")
+    keys(c, "D")
+    for _ in range(3):
+        keys(c, "D")
+        assert c.view().screen == "card"
+        v = keys(c, "D")
+        assert v.screen == "active" and v.lines[1] == deck_line(c.action.deck.counts())
+
+
+def test_timed_mode_warns_then_draws_R21():
+    c = dev("red", "green", timed=True, interval=30, needed=2)
+    keys(c, "D", t=1000)
+    v = c.view()
+    assert v.lines[0] == "Surgery timed" and "Auto draw in 30s" in v.lines
+    c.take_beeps()
+    c.tick(25000)
+    assert not c.view().blink and "Auto draw in 6s" in c.view().lines
+    for t in range(26000, 31000, 250):        # 5 s of warning: a beep a second
+        c.tick(t)
+        v = c.view()
+        assert v.blink and v.led == "yellow" and v.screen == "active"
+    assert c.take_beeps() == ["warn"] * 5
+    assert "DRAW IN 1s!" in c.view().lines
+    c.take_log()
+    c.tick(31000)
+    v = c.view()
+    assert v.screen == "card" and v.led == "red" and not v.blink
+    draw = c.take_log()[0]
+    assert draw["ev"] == "draw" and draw["timed"] is True and draw["ms"] == 31000
+    c.tick(90000)                             # never while a card is on show
+    assert c.view().screen == "card" and c.action.draws == 1
+    keys(c, "D", t=90000)                     # overdue: a full warning all the same
+    assert c.view().screen == "active" and c.action.draws == 1
+    c.tick(90100)
+    assert c.view().blink and "DRAW IN 5s!" in c.view().lines
+    c.tick(95000)
+    assert c.action.draws == 2
+
+
+def test_timed_interval_counts_from_the_last_draw_R21():
+    c = dev("yellow", timed=True, interval=40)
+    keys(c, "D", t=0)
+    keys(c, "D", t=10000)                     # a manual draw at 10 s
+    keys(c, "D", t=12000)
+    c.tick(44000)
+    assert not c.view().blink
+    c.tick(45000)
+    assert c.view().blink                     # 50 s - 5 s
+    c.tick(49999)
+    assert c.action.draws == 1
+
+
+def test_stop_during_the_warning_stops_at_once_R21_R16():
+    c = dev(timed=True, interval=30)
+    keys(c, "D")
+    c.tick(26000)
+    assert c.view().blink
+    v = keys(c, "S", t=27000)
+    assert v.screen == "stopped" and c.action.state == "stopped" and not v.blink
+    c.tick(60000)
+    assert c.action.draws == 0
+
+
+def test_timed_mode_waits_on_other_screens_and_late_ticks_R21():
+    c = dev("red", timed=True, interval=30)
+    keys(c, "D")
+    keys(c, "S", t=20000)                     # the stop question
+    c.tick(40000)
+    assert c.view().screen == "confirm" and c.action.draws == 0
+    keys(c, "S", t=40000)
+    c.tick(40020)
+    assert c.view().blink and c.action.draws == 0
+    c2 = dev("red", timed=True, interval=30)
+    keys(c2, "D")
+    c2.tick(200000)                           # a tick that comes very late still warns
+    assert c2.view().blink and c2.action.draws == 0
+    c2.tick(205000)
+    assert c2.action.draws == 1
+
+
+def test_empty_deck_cannot_be_drawn_from_R22():
+    c = dev(referee=True, ranks=1)
+    keys(c, "D")
+    referee(c, "Adjust deck")
+    keys(c, "D R R R")                        # green 3 -> 0
+    keys(c, "D H D R R")                      # yellow 2 -> 0
+    keys(c, "D H D R")                        # red 1 -> 0
+    keys(c, "D S S")
+    assert c.action.deck.counts() == (0, 0, 0, 0)
+    v = c.view()
+    assert v.screen == "active" and v.lines[2] == "  0%  0%  0%  0%"
+    v = keys(c, "D")
+    assert v.screen == "message" and "deck is empty" in joined(c)
+    assert c.action.draws == 0 and c.action.state == "active"
+    assert c.take_beeps()[-1] == "error"
+    assert keys(c, "S").screen == "active"
+
+
+def test_finishing_counts_down_a_minute_then_the_summary_R23():
+    c = dev("green", "green", needed=2, auto=0, ranks=3)
+    keys(c, "D D D D", t=0)
+    assert c.view().screen == "card"
+    keys(c, "D", t=1000)
+    assert c.view().screen == "success"
+    v = keys(c, "D", t=1000)
+    assert v.screen == "finishing" and "   60 s left" in v.lines
+    keys(c, "D S R H", t=2000)                # nothing skips it
+    assert c.view().screen == "finishing"
+    c.tick(31000)
+    assert "   30 s left" in c.view().lines
+    c.tick(60999)
+    assert c.view().screen == "finishing"
+    c.tick(61000)
+    v = c.view()
+    assert v.screen == "summary" and "Outcome: success" in v.lines
+    assert "Successes 2/2" in v.lines and "Complications 0" in v.lines
+    v = keys(c, "D", t=62000)
+    assert v.screen == "setup" and c.action is None
+
+
+@pytest.mark.parametrize("skill", ["surgery", "repair", "scan"])
+def test_every_card_named_in_the_actions_words_R24(skill):
+    c = dev("green", "yellow", "red", "black", skill=skill, black=1, needed=2,
+            ranks=1 if skill != "scan" else 0, referee=True)
+    keys(c, "D")
+    for colour in COLOURS:
+        v = keys(c, "D")
+        assert v.screen == "card" and v.led == colour
+        w = words(skill, colour)
+        assert w in joined(c), (skill, colour)
+        assert len(wrap(w)) <= 2
+        keys(c, "D")
+    assert c.action.state == "referee"
+    assert [words(s, "red") for s in config.SKILLS] == [
+        "a nicked blood vessel", "an electrical discharge", "particles destabilise"]
+    assert len({words(s, k) for s in config.SKILLS for k in COLOURS}) == 12
+
+
+def test_next_card_odds_R25_and_chance_R26_on_the_active_screen():
+    c = dev("yellow", "red", ranks=3, helpers=1, red=1, needed=2)
+    keys(c, "D")
+    for _ in range(3):
+        a = c.action
+        v = c.view()
+        p = next_card(a.deck.counts())
+        assert v.lines[2] == "".join("%3d%%" % round(x * 100) for x in p)   # R25
+        assert v.lines[2] == odds_line(a.deck.counts())
+        assert v.lines[3] == "Chance  " + pct(success_chance(a))            # R26
+        if a.draws < 2:
+            keys(c, "D D")
+    assert pct(1.0) == "100.0%" and pct(0.99999) == " 99.9%" and pct(0.0) == "  0.0%"
+
+
+# -- the referee lock --------------------------------------------------------------------------
+def test_lock_wrong_code_says_so_and_returns():
+    c = dev()
+    keys(c, "D")
+    v = keys(c, "lS")
+    assert v.screen == "lock" and "    _ _ _ _" in v.lines
+    v = keys(c, "R H")
+    assert "    * * _ _" in v.lines           # the code is never shown
+    v = keys(c, "D S")
+    assert v.screen == "message" and v.lines[0] == "Wrong code"
+    assert keys(c, "R").screen == "active"
+    keys(c, "lS R H")
+    assert keys(c, "lS").screen == "active"   # a long STOP cancels
+
+
+def test_lock_right_code_opens_the_referee_menu_and_it_times_out():
+    c = dev()
+    v = keys(c, "lS R H R H", t=1000)
+    assert v.screen == "refmenu" and any("Change code" in x for x in v.lines)
+    c.tick(30000)
+    assert c.view().screen == "refmenu"
+    c.tick(31001)                             # left alone: it closes
+    assert c.view().screen == "setup"
+    keys(c, "lS R", t=40000)
+    c.tick(71000)
+    assert c.view().screen == "setup"
+
+
+def test_lock_code_change():
+    c = dev()
+    v = referee(c, "Change code")
+    assert v.screen == "newcode"
+    v = keys(c, "D S D")
+    assert "    D S D _" in v.lines           # the referee sees the new code as it goes in
+    v = keys(c, "S")
+    assert "D:save S:cancel" in v.lines
+    c.take_log()
+    ver = c.settings_version
+    v = keys(c, "D")
+    assert v.screen == "message" and c.settings["lock"] == "DSDS"
+    assert c.settings_version == ver + 1
+    log = c.take_log()
+    assert log == [{"ev": "settings", "ms": 0, "lock": "changed"}]   # never the code
+    keys(c, "D S")
+    keys(c, "lS R H R H")
+    assert c.view().screen == "message"       # the old code no longer opens it
+    keys(c, "D lS D S D S")
+    assert c.view().screen == "refmenu"
+    keys(c, "S")
+    c2 = Controller(settings=c.settings)
+    keys(c2, "lS D S D S")
+    assert c2.view().screen == "refmenu"
+
+
+def test_code_change_can_be_cancelled_and_restarted():
+    c = dev()
+    referee(c, "Change code")
+    keys(c, "R R R R R")                      # 5th: RANK after four starts over
+    assert "    _ _ _ _" in c.view().lines
+    keys(c, "H H H H S")
+    assert c.view().screen == "refmenu" and c.settings["lock"] == "RHRH"
+
+
+def test_undo_the_last_draw_through_the_lock():
+    c = dev("red", "black", black=1)
+    keys(c, "D D D")
+    before = saved.to_dict(c.action)
+    keys(c, "D")                              # black: failed at once
+    assert c.action.state == "failed"
+    c.take_log()
+    v = referee(c, "Undo last draw")
+    assert v.screen == "message" and "undone" in joined(c)
+    assert saved.to_dict(c.action) == before
+    log = c.take_log()
+    assert log[-1]["ev"] == "undo" and log[-1]["draws"] == 1 and log[-1]["state"] == "active"
+    assert keys(c, "D").screen == "active"
+    keys(c, "lS R H R H")
+    assert not any("Undo" in x for x in c.view().lines)   # one step only
+
+
+def test_referee_ends_the_action():
+    c = dev("red")
+    keys(c, "D D D")
+    c.take_log()
+    v = referee(c, "End action")
+    assert v.screen == "message" and c.action is None and c.resume_state() is None
+    log = c.take_log()
+    assert log[-1]["ev"] == "end" and log[-1]["outcome"] == "ended by referee"
+    assert keys(c, "D").screen == "setup"
+
+
+def test_a_player_without_the_code_reaches_no_referee_function():
+    """Random walks of presses, long presses and ticks by someone who does not know the code
+    (it is SSSS and STOP is pressed rarely): no referee screen, no referee function, R14's
+    black decision untouched, every line fits, every log record is JSON."""
+    seen = set()
+    for walk in range(12):
+        r = random.Random(walk)
+        c = Controller(settings={"lock": "SSSS", "referee": walk % 2 == 0, "black": walk % 3,
+                                 "redraws": walk % 3, "timed": walk % 4 == 1,
+                                 "interval": 30, "needed": 1 + walk % 3},
+                       rng=random.Random(100 + walk))
+        t = 0
+        for i in range(400):
+            t += r.randrange(0, 3000)
+            roll = r.random()
+            before = c.action.state if c.action else None
+            if roll < 0.04:
+                c.long("STOP", t)
+            elif roll < 0.08:
+                c.long(r.choice(("RANK", "HELP", "DRAW")), t)
+            elif roll < 0.11:
+                c.press("STOP", t)
+            elif roll < 0.9:
+                c.press(r.choice(("RANK", "HELP", "DRAW")), t)
+            else:
+                c.tick(t)
+            v = c.view()
+            seen.add(v.screen)
+            lines_fit(v)
+            assert v.screen not in ("refmenu", "adjust", "newcode")
+            if before == "referee" and c.action is not None:
+                assert c.action.state == "referee"   # R14: only the referee decides
+            for rec in c.take_log():
+                assert rec["ev"] not in ("error", "referee", "adjust", "helper_leaves", "undo")
+                json.dumps(rec)
+            assert c.settings["lock"] == "SSSS"
+    assert {"setup", "options", "active", "card", "referee", "success", "lock",
+            "message", "failed"} <= seen
+
+
+# -- never crash -------------------------------------------------------------------------------
+def test_unknown_buttons_and_errors_never_crash():
+    c = dev()
+    c.press("POWER", 0)
+    c.long("FOO", 0)
+    assert c.view().screen == "setup"
+
+
+def test_a_bug_shows_as_a_message_not_a_crash():
+    class Broken:
+        def randrange(self, n):
+            raise TypeError("boom")
+
+    c = Controller(rng=Broken())
+    keys(c, "D D")
+    v = c.view()
+    assert v.screen == "message" and v.lines[0] == "Error" and c.action.draws == 0
+    assert any(r["ev"] == "error" for r in c.take_log())
+    assert keys(c, "D").screen == "active"
+
+
+def test_buzzer_off_means_no_beeps():
+    c = dev("red")
+    option(c, "buzzer", False)
+    c.take_beeps()
+    keys(c, "D D")
+    assert c.take_beeps() == []
+
+
+def test_seed_only_on_setup_and_logged():
+    c = Controller(rng=random.Random())
+    assert c.seed(5) is None
+    assert c.take_log()[-1] == {"ev": "seed", "ms": 0, "n": 5}
+    keys(c, "D D")
+    first = c.action.pending or c.view().led
+    assert c.seed(6) == "seed only on the set-up screen"
+    c2 = Controller(rng=random.Random())
+    c2.seed(5)
+    keys(c2, "D D")
+    assert (c2.action.pending or c2.view().led) == first
+
+
+def test_show_for_the_bench():
+    c = dev("red")
+    d = c.show()
+    assert d["screen"] == "setup" and d["state"] is None and d["deck"] is None
+    keys(c, "D D")
+    d = c.show()
+    assert d == {"screen": "card", "lines": c.view().lines, "led": "red", "state": "active",
+                 "deck": [3, 3, 1, 0], "successes": 0, "needed": 1, "complications": 1,
+                 "draws": 1}
+    json.dumps(d)
+
+
+def test_every_draw_is_logged_with_card_and_deck():
+    c = dev("yellow", "red", "green")
+    keys(c, "D D D D D D D")
+    draws = [r for r in c.take_log() if r["ev"] in ("draw", "accept")]
+    assert [(r["ev"], r["card"]) for r in draws] == [
+        ("draw", "yellow"), ("accept", "yellow"), ("draw", "red"), ("accept", "red"),
+        ("draw", "green"), ("accept", "green")]
+    assert draws[0]["deck"] == [3, 2, 1, 0] and draws[1]["deck"] == [3, 3, 1, 0]
+    assert [r["n"] for r in draws] == [1, 1, 2, 2, 3, 3]
+
+
+# -- power cuts --------------------------------------------------------------------------------
+def roundtrip(c, now=500000):
+    rs = json.loads(json.dumps(c.resume_state()))
+    c2 = Controller(settings=dict(c.settings), rng=c.rng, now_ms=now, resume=rs)
+    assert c2.view().screen == c.view().screen
+    assert c2.resume_state() == c.resume_state()
+    assert saved.to_dict(c2.action) == saved.to_dict(c.action)
+    assert c2.undo == c.undo and c2.card == c.card
+    return c2
+
+
+def test_resume_round_trips_every_screen_of_an_action():
+    c = dev("red", "yellow", "black", "green", "green", redraws=1, referee=True, black=1,
+            needed=2)
+    assert c.resume_state() is None
+    seen = set()
+
+    def check():
+        c2 = roundtrip(c)
+        seen.add(c.view().screen)
+        if c.view().screen != "finishing":
+            assert c2.view() == c.view()
+
+    keys(c, "D")
+    check()                                  # active
+    keys(c, "D")
+    check()                                  # a red pending, a redraw offered
+    keys(c, "H")
+    check()                                  # yellow, applied at once
+    keys(c, "D D")
+    check()                                  # black, none left: applied, card on show
+    keys(c, "D")
+    check()                                  # the referee decides
+    referee(c, "Black: go on")
+    keys(c, "D D D D")
+    check()                                  # success
+    keys(c, "D")
+    check()                                  # finishing
+    c.tick(10 ** 6)
+    check()                                  # summary
+    assert seen == {"active", "card", "referee", "success", "finishing", "summary"}
+
+
+def test_resume_keeps_the_pending_card_and_undo():
+    c = dev("red", "green", redraws=1)
+    keys(c, "D D")
+    c2 = roundtrip(c)
+    assert c2.action.pending == "red" and c2.view().led == "red"
+    assert c2.undo["draws"] == 0
+    rng = Pick("green")
+    c2.rng = rng
+    rng.c = c2
+    keys(c2, "H")                             # the redraw still works after the power cut
+    assert c2.action.successes == 1
+    assert events(c2.take_log()) == ["resume", "redraw", "accept", "end"]
+    v = referee(c2, "Undo last draw")
+    assert c2.action.draws == 0 and c2.action.state == "active"
+
+
+def test_resume_stopped_and_failed_and_confirm():
+    c = dev("black", black=1)
+    keys(c, "D D D")
+    assert roundtrip(c).view().screen == "failed"
+    c = dev()
+    keys(c, "D S")
+    assert c.view().screen == "confirm"
+    c2 = Controller(resume=json.loads(json.dumps(c.resume_state())))
+    assert c2.view().screen == "active"       # the question is asked again
+    keys(c, "D")
+    assert roundtrip(c).view().screen == "stopped"
+
+
+def test_resume_restarts_the_timed_interval():
+    c = dev(timed=True, interval=30)
+    keys(c, "D")
+    c.tick(28000)
+    c2 = Controller(settings=c.settings, now_ms=1000,
+                    resume=json.loads(json.dumps(c.resume_state())))
+    c2.tick(25000)
+    assert not c2.view().blink and "Auto draw in 6s" in c2.view().lines
+    c2.tick(26000)
+    assert c2.view().blink
+
+
+def test_resume_version_bumps_when_resume_state_changes():
+    c = dev("yellow")
+    v0 = c.resume_version
+    keys(c, "R")
+    assert c.resume_version == v0             # set-up: nothing to resume
+    keys(c, "D")
+    v1 = c.resume_version
+    assert v1 == v0 + 1
+    c.tick(1000)
+    c.view()
+    assert c.resume_version == v1
+    keys(c, "D")
+    assert c.resume_version == v1 + 1
+    keys(c, "D")
+    assert c.resume_version == v1 + 2
+    keys(c, "lS R")                           # the lock changes nothing to resume
+    assert c.resume_version == v1 + 2
+
+
+def test_unreadable_resume_is_said_not_crashed():
+    for bad in ({"action": {"skill": "surgery"}}, {"x": 1}, {"action": None},
+                {"action": dict(saved.to_dict(Action("repair", 2)), state="odd")}):
+        c = Controller(resume=bad)
+        v = c.view()
+        assert v.screen == "message" and v.lines[0] == "Not resumed" and c.action is None
+        assert keys(c, "D").screen == "setup"
