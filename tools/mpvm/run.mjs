@@ -3,6 +3,9 @@
 // The script's prints go to stdout. If it leaves a global RESULT (any JSON-able value), the
 // harness reads it back with mp.globals.get and prints it as the last line, after "RESULT ".
 // A Python exception exits with status 1 and the traceback on stderr.
+// A line "#--- step" splits the script into steps run as separate top-level calls: the VM's
+// collector only frees what the running step's stack no longer reaches once a step returns,
+// so heap readings (gc.mem_alloc) belong in a step of their own after a gc.collect().
 import fs from "node:fs";
 import { bootVM } from "./vm.mjs";
 
@@ -25,7 +28,9 @@ if (!script) {
 }
 const mp = await bootVM({ firmware, libs });
 try {
-  await mp.runPythonAsync(fs.readFileSync(script, "utf8"));
+  for (const step of fs.readFileSync(script, "utf8").split(/^#--- step.*$/m)) {
+    await mp.runPythonAsync(step);
+  }
   await mp.runPythonAsync("import json\n_RESULT_JSON = json.dumps(globals().get('RESULT'))");
   process.stdout.write("\nRESULT " + mp.globals.get("_RESULT_JSON") + "\n");
 } catch (e) {
