@@ -24,8 +24,11 @@ NEOPIXEL_PIN = 22
 
 BUZZER_PIN = 15      # piezo through an NPN transistor, PWM slice 7
 BATTERY_ADC = 29     # VSYS / 3 on ADC channel 3
-BATTERY_EMPTY_V = 3.3  # LiPo with the device still running
-BATTERY_FULL_V = 4.2
+# VSYS reads about 0.25 V under the cell: the LiPo feeds VSYS through a Schottky diode
+# (hardware/README.md), so a full 4.2 V cell reads about 3.95 V and a flat 3.5 V cell 3.25 V.
+BATTERY_EMPTY_V = 3.25
+BATTERY_FULL_V = 3.95
+PICO_W = False       # a Pico W must drive GP25 high while reading VSYS
 
 # -- Timings -------------------------------------------------------------------------------------
 DEBOUNCE_MS = 30
