@@ -6,7 +6,8 @@ randrange(n) (and seed(n) for the bench). Runs the same under CPython and MicroP
 Buttons: RANK, HELP, DRAW, STOP; a long press (about 0.8 s) is a separate event and fires no
 short press. In menus RANK moves up, HELP moves down, DRAW chooses, STOP goes back; on a
 chosen number RANK lowers it, HELP raises it, DRAW or STOP is done. Hold STOP on any screen
-for the referee lock (except on the lock and referee screens, where it leaves them).
+for the referee lock (except on the lock and referee screens, where it leaves them). Other
+long presses do something only on the set-up screen.
 
 Screens and their buttons (view.screen in brackets):
   Set-up [setup]       RANK ranks +1, HELP helpers +1 (both wrap; hold to step down; rank 0
@@ -25,7 +26,7 @@ Screens and their buttons (view.screen in brackets):
   Card [card]          the card, its colour on the LED (black shows purple), its result in
                        the action's words (R24). With redraws left (R15): DRAW accept,
                        HELP redraw; STOP refused (R16). With none left the card applies at
-                       once: DRAW goes on (to the deck again, R20, or the outcome).
+                       once: DRAW or STOP goes on (to the deck again, R20, or the outcome).
   Black card [referee] a black with a referee present (R14): only the referee menu decides.
   Success [success]    RANK/HELP move, DRAW picks: finish (R23) or chain a new action (R17).
   Finishing [finishing] 60 s roleplay countdown (R23), then the summary. No button skips it.
@@ -44,6 +45,19 @@ Screens and their buttons (view.screen in brackets):
 
 After a power cut resume_state() brings back the screen, the action, the card on show and
 the undo snapshot; the finishing countdown and the timed interval start afresh.
+
+Log records (take_log), each {"ev": ..., "ms": now_ms, ...}:
+  start    the action's parameters, "deck", "chance" (R26), "chain" (true after R17)
+  draw     "n" (draw number), "card", "deck" after the draw (the card is still in it until
+           its result applies), "timed" (drawn by timed mode)
+  redraw   "n", "card" (the new card), "left" (redraws left)
+  accept   "n", "card", "deck" after the result, "state", "successes", "complications"
+  referee  "decision": "continue" or "end" (R14)
+  stop     "successes", "needed", "draws"
+  end      "outcome": succeeded, failed, stopped or "ended by referee"; the counts
+  helper_leaves, adjust ("colour", "delta"), undo: each with the "deck" after
+  settings the options changed (name: value), or "lock": "changed" (never the code)
+  seed, chain, error ("msg": a bug caught and shown instead of crashing)
 """
 from carddraw import config, saved
 from carddraw.deck import COLOURS, check_colour
@@ -654,7 +668,6 @@ class Controller:
         self._rearm()
         self.fin_end = self.now + FINISH_MS
         self.screen = self._home()
-        self._rec("resume", screen=self.screen, draws=a.draws)
 
     # -- plumbing -----------------------------------------------------------------------------
     def _failsafe(self, e, where):
