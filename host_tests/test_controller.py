@@ -627,6 +627,18 @@ def test_lock_right_code_opens_the_referee_menu_and_it_times_out():
     assert c.view().screen == "setup"
 
 
+def test_a_note_from_the_referee_menu_leads_back_only_to_it_or_out():
+    c = dev(ranks=2, helpers=1)
+    keys(c, "D")
+    referee(c, "Helper leaves", t=1000)
+    assert c.view().screen == "message"
+    keys(c, "lS", t=2000)                     # hold STOP leaves the referee's screens
+    assert c.view().screen == "active"
+    referee(c, "Helper leaves", t=3000)       # (no helper left: refused, said)
+    c.tick(40000)                             # a note left open closes as the menu does
+    assert c.view().screen == "active"
+
+
 def test_lock_code_change():
     c = dev()
     v = referee(c, "Change code")

@@ -309,7 +309,7 @@ class Controller:
         self.idle = now
         try:
             if long and b == "STOP":
-                if s in LOCKED:
+                if s in LOCKED or (s == "message" and self.msg[2] in LOCKED):
                     self._leave()
                 else:  # the referee lock, from anywhere
                     self.back = self.msg[2] if s == "message" else s
