@@ -1,0 +1,250 @@
+"""app.py: the loop wiring board -> controller -> LED/buzzer/display and the store, run inside
+the MicroPython VM on the hardware stand-ins (tools/sim), and its USB console under CPython."""
+import json
+import os
+import textwrap
+
+from conftest import ROOT, run_in_vm
+from carddraw.action import Action
+from carddraw.deck import Deck
+
+SIM = os.path.join(ROOT, "tools", "sim")
+
+PRELUDE = """
+import json, random
+from machine import SIM
+from carddraw.board import Board
+from carddraw.store import Store
+from carddraw.app import App
+
+class Clock:
+    t = 0
+CLOCK = Clock()
+SIM.clock = lambda: CLOCK.t
+REPLIES = []
+
+def boot(seed=1):
+    random.seed(seed)
+    return App(Board(), Store(), random, CLOCK.t, write=REPLIES.append)
+
+def run(app, ms):
+    end = CLOCK.t + ms
+    while CLOCK.t < end:
+        CLOCK.t += 20
+        app.step(CLOCK.t)
+
+def send(app, *lines):
+    del REPLIES[:]
+    for line in lines:
+        app.line(line)
+    run(app, 20)
+    while app.queue or app.wait_until is not None:   # until every line is answered
+        run(app, 20)
+    return [json.loads(r) for r in REPLIES]
+
+def tap(app, name, ms=120):
+    SIM.press(name)
+    run(app, ms)
+    SIM.release(name)
+    run(app, 100)
+"""
+
+
+def vm(body):
+    return run_in_vm(PRELUDE + textwrap.dedent(body), libs=[SIM])
+
+
+def test_bench_protocol_commands_and_errors():
+    r = vm("""
+        app = boot()
+        RESULT = send(app, "show", "press RANK", "long DRAW", "press HELP", "wait 60000", "show",
+                      "seed 5", "bogus", "press", "press PINK", "wait -3", "wait", "seed x",
+                      "show me", "press RANK now", "")
+        RESULT.append(CLOCK.t)
+    """)
+    first, press, long, help_, wait = r[:5]
+    assert first["screen"] == "setup" and first["state"] is None and len(first["lines"]) <= 8
+    assert press == {"ok": "press", "button": "RANK", "screen": "setup"}
+    assert long["screen"] == "options" and help_["ok"] == "press"
+    assert wait == {"ok": "wait"}
+    assert r[5]["screen"] == "options"
+    assert "error" in r[6] and "set-up" in r[6]["error"]      # seed only on the set-up screen
+    errors = r[7:16]
+    assert all(list(e) == ["error"] for e in errors), errors
+    assert "press NAME" in errors[0]["error"] and "seed N" in errors[0]["error"]
+    assert "RANK, HELP, DRAW or STOP" in errors[1]["error"] and "RANK" in errors[2]["error"]
+    assert "milliseconds" in errors[3]["error"] and "milliseconds" in errors[4]["error"]
+    assert "whole number" in errors[5]["error"]
+    assert r[-1] >= 60000  # the wait held the queue for simulated time
+
+
+def test_a_played_action_matches_the_engine_and_the_log_has_every_draw():
+    r = vm("""
+        app = boot()
+        send(app, "seed 42", "press DRAW")
+        shows = []
+        for i in range(30):
+            s = send(app, "show")[0]
+            shows.append(s)
+            if s["state"] != "active":
+                break
+            send(app, "press DRAW", "press DRAW")
+        records, damaged = app.store.read_log()
+        RESULT = {"shows": shows, "log": records, "damaged": damaged}
+    """)
+    shows = [s for s in r["shows"] if s["deck"] is not None]
+    assert shows[0]["deck"] == [3, 2, 1, 0] and shows[0]["needed"] == 1
+    draws = [rec for rec in r["log"] if rec["ev"] == "draw"]
+    assert len(draws) == shows[-1]["draws"] >= 1
+    assert r["log"][0]["ev"] in ("start", "seed") and r["damaged"] == 0
+    # from one show to the next the deck changes exactly as the drawn card says (R10-R14)
+    for before, rec in zip(shows, draws):
+        a = Action(ranks=1)
+        a.deck = Deck(*before["deck"])
+        a.successes, a.complications = before["successes"], before["complications"]
+        a.apply(rec["card"])
+        after = next(s for s in shows if s["draws"] == before["draws"] + 1)
+        assert list(a.deck.counts()) == after["deck"]
+        assert a.successes == after["successes"] and a.complications == after["complications"]
+
+
+def test_led_changes_before_the_display_and_display_redraws_only_on_change():
+    r = vm("""
+        app = boot()
+        order = []
+        led_show, disp_show = app.board.led.show, app.board.display.show
+        def led(c):
+            if c != app.board.led.colour:
+                order.append(("led", c))
+            led_show(c)
+        def disp():
+            order.append(("show", None))
+            return disp_show()
+        app.board.led.show = led
+        app.board.display.show = disp
+        run(app, 200)
+        quiet = len(order)
+        run(app, 2000)
+        idle_shows = len(order) - quiet
+        send(app, "seed 3", "press DRAW", "press DRAW")
+        RESULT = {"order": order[quiet:], "idle_shows": idle_shows, "rgb": SIM.led_rgb(),
+                  "view": app.controller.view().led}
+    """)
+    assert r["idle_shows"] == 0
+    order = r["order"]
+    first_led = next(i for i, (kind, c) in enumerate(order) if kind == "led" and c)
+    assert order[first_led + 1][0] == "show", order
+    assert r["view"] in ("green", "yellow", "red", "black") and max(r["rgb"]) > 0
+
+
+def test_idle_dims_then_turns_off_and_the_waking_press_does_nothing_else():
+    r = vm("""
+        app = boot()
+        run(app, 1000)
+        bright = SIM.contrast
+        run(app, 30000)
+        dim = SIM.contrast
+        run(app, 90000)
+        off = SIM.oled_on
+        before = app.controller.show()
+        tap(app, "RANK")
+        after = app.controller.show()
+        on = SIM.oled_on
+        tap(app, "RANK")
+        RESULT = {"bright": bright, "dim": dim, "off": off, "on": on, "same": before == after,
+                  "lines_after": app.controller.show()["lines"], "lines_before": before["lines"]}
+    """)
+    assert r["bright"] > r["dim"] and r["off"] is False and r["on"] is True
+    assert r["same"]                                   # the waking press changed nothing
+    assert r["lines_after"] != r["lines_before"]       # the next press works
+
+
+def test_power_cut_resumes_the_action_so_a_black_is_no_escape():
+    r = vm("""
+        app = boot()
+        send(app, "long DRAW")
+        # options: add a black card, then start
+        app.controller.settings["black"] = 9
+        app.controller.settings_version += 1
+        send(app, "press STOP", "seed 1", "press DRAW")
+        for i in range(20):
+            s = send(app, "press DRAW")
+            if app.controller.action.state != "active":
+                break
+        before = app.controller.show()
+        app2 = boot(seed=99)           # power cut: a new app on the same flash
+        after = app2.controller.show()
+        RESULT = {"before": before, "after": after}
+    """)
+    assert r["before"]["state"] in ("failed", "succeeded")
+    for key in ("screen", "state", "deck", "successes", "complications", "draws"):
+        assert r["after"][key] == r["before"][key], key
+
+
+def test_damaged_files_give_a_notice_and_defaults():
+    r = vm("""
+        with open("settings.json", "w") as f:
+            f.write("{not json")
+        with open("action.json", "w") as f:
+            f.write(json.dumps({"v": 1, "action": {"skill": "surgery", "ranks": 42}}))
+        app = boot()
+        run(app, 100)
+        lines = app.controller.show()["lines"]
+        shown = SIM.text_art()
+        RESULT = {"notices": app.notices, "settings": app.controller.settings["ranks"],
+                  "screen": app.controller.show()["screen"]}
+    """)
+    assert r["notices"] and r["settings"] == 1 and r["screen"] == "setup"
+
+
+def test_an_exception_shows_an_error_screen_is_logged_and_the_loop_goes_on():
+    r = vm("""
+        import asyncio
+        app = boot()
+        tick = app.controller.tick
+        state = {"n": 0}
+        def broken(now):
+            state["n"] += 1
+            if state["n"] == 3:
+                raise RuntimeError("stuck card")
+            tick(now)
+        app.controller.tick = broken
+        seen = []
+        async def main():
+            task = asyncio.create_task(app.run())
+            await asyncio.sleep_ms(300)
+            seen.append(app.error.screen if app.error else None)
+            seen.append(app.error.lines[1] if app.error else None)
+            task.cancel()
+        await main()   # the VM's asyncio runs on the JS event loop: no asyncio.run there
+        records, _ = app.store.read_log()
+        RESULT = {"seen": seen, "calls": state["n"], "feeds": SIM.wdt_feeds,
+                  "timeout": SIM.wdt_timeout, "errors": [r for r in records if r["ev"] == "error"]}
+    """)
+    assert r["seen"][0] == "error" and "RuntimeError" in r["seen"][1]
+    assert r["calls"] > 3                       # the loop went on after the exception
+    assert r["feeds"] >= 3 and r["timeout"] == 5000
+    assert "stuck card" in r["errors"][0]["why"]
+
+
+# -- the USB console, under CPython with a pipe ------------------------------------------------
+def test_console_reads_whole_lines_without_blocking_and_refuses_bad_ones():
+    from carddraw.app import Console, MAX_LINE
+    read_fd, write_fd = os.pipe()
+
+    class Stdin:  # unbuffered, like MicroPython's sys.stdin on the board
+        def fileno(self):
+            return read_fd
+
+        def read(self, n):
+            return os.read(read_fd, n).decode("latin-1")
+    stream = Stdin()
+    replies = []
+    con = Console(stream, replies.append)
+    assert con.lines() == []                          # nothing waiting: returns at once
+    os.write(write_fd, b"show\npress RA")
+    assert con.lines() == ["show"]
+    os.write(write_fd, b"NK\n" + b"x" * (MAX_LINE + 5) + b"\nseed \x01\x02\n\r\nwait 10\n")
+    assert con.lines() == ["press RANK", "wait 10"]
+    assert [json.loads(x)["error"][:10] for x in replies] == ["line longe", "line with "]
+    os.close(write_fd)
