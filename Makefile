@@ -36,7 +36,10 @@ test: setup
 	$(PY) -m pytest host_tests
 
 sim: setup
-	$(PY) tools/play.py $(ARGS)
+	node tools/sim/sim.mjs $(ARGS)
+
+web: setup
+	$(PY) tools/web/build.py --serve $(ARGS)
 
 bench: setup
 	@for f in tools/benchmarks/*.py; do $(PY) $$f || exit 1; done

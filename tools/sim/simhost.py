@@ -1,0 +1,216 @@
+"""The simulated device, run inside the MicroPython VM: the firmware's own Board, Store and App
+on the hardware stand-ins (machine.py, neopixel.py), stepped on a virtual clock.
+
+The firmware does not know it is simulated. Device() boots exactly as carddraw.app.main()
+does (Board(), Store() in the current folder, App(board, store, random, now)) and each
+step() is one pass of App.run()'s loop body (step, fail() on an exception, feed the
+watchdog), but without asyncio: the JavaScript side (tools/sim/device.mjs) calls advance(ms)
+and the app is stepped every config.LOOP_MS of simulated time. So a simulated minute can pass
+in a fraction of a second (the protocol's `wait`), or in real time (the terminal, the web).
+
+Buttons go through the pins and the firmware's own debounce and long-press logic: a tap
+holds the pin low SHORT_MS, a long press LONG_MS; hold()/release() follow a finger or a
+mouse, and a release comes no sooner than SHORT_MS after its press, so the quickest tap is
+still a press. Protocol lines go to App.line() and the replies are collected.
+
+Readouts come back as JSON strings (one call, one string: cheap to pass to JavaScript):
+readout() gives the time, the LED colour, the tones since the last readout, the replies,
+and the visible picture (hex, only when it changed) with the text on it read back from
+the pixels (ocr), so tests and the terminal can show what the screen says.
+
+The store's files live in the VM's filesystem under FLASH; the JavaScript side copies them
+in before a boot and mirrors them out afterwards (a host folder, or the browser's storage).
+"""
+import binascii
+import json
+import os
+import random
+
+import framebuf
+from machine import SIM
+
+from carddraw import config, screens
+from carddraw.app import App
+from carddraw.board import Board
+from carddraw.controller import View
+from carddraw.store import Store
+
+FLASH = "/flash"
+SHORT_MS = 120    # a tap: the pin low this long, well over the 30 ms debounce
+LONG_MS = 1000    # a long press: well over config.LONG_PRESS_MS (800)
+SETTLE_MS = 700_000   # run_line() gives up after this much simulated time (a wait is at most 600 s)
+
+
+class Device:
+    def __init__(self, seed=None, flash=FLASH, vsys=None):
+        SIM.reset()                  # power-on
+        self.now = 0
+        SIM.clock = self.clock       # the watchdog reads the virtual clock
+        if vsys is not None:
+            SIM.set_vsys(vsys)
+        try:
+            os.mkdir(flash)
+        except OSError:
+            pass                     # already there: a reboot keeps the flash
+        os.chdir(flash)              # Store() keeps its files in the current folder
+        if seed is not None:
+            random.seed(seed)        # power-on entropy, from the host
+        self.target = 0              # simulated time asked for; self.now trails it by < LOOP_MS
+        self.replies = []
+        self.tones = []              # (ms, hz) each time the buzzer's tone changed
+        self._tone = 0
+        self.held = {}               # button name -> when its pin went low
+        self.releases = {}           # button name -> when its pin goes high again
+        self.steps = 0
+        self.errors = 0
+        self._frame_key = None
+        self._glyphs = None
+        # as app.main(): the board, the store, the app, then the loop
+        self.board = Board()
+        self.app = App(self.board, Store(), random, self.now, write=self.replies.append)
+        self.wdt = self.board.watchdog(config.WATCHDOG_MS)
+        self.step()                  # the loop's first pass comes at once, as on the board
+
+    def clock(self):
+        return self.now
+
+    # -- time ------------------------------------------------------------------------------
+    def step(self):
+        """One pass of App.run()'s loop at self.now."""
+        for name in list(self.releases):
+            if self.now - self.releases[name] >= 0:
+                del self.releases[name]
+                self.held.pop(name, None)
+                SIM.release(name)
+        try:
+            self.app.step(self.now)
+        except Exception as e:  # noqa: BLE001 -- as on the board: show it, carry on
+            self.errors += 1
+            self.app.fail(e, self.now)
+        self.wdt.feed()
+        self.steps += 1
+        tone = SIM.tone
+        if tone != self._tone:
+            self._tone = tone
+            self.tones.append((self.now, tone))
+
+    def advance(self, ms):
+        """Let ms of simulated time pass, stepping the app every LOOP_MS; -> readout()."""
+        self.target += max(0, int(ms))
+        loop = config.LOOP_MS
+        while self.target - self.now >= loop:
+            self.now += loop
+            self.step()
+        return self.readout()
+
+    def busy(self):
+        """Protocol lines still queued, or a `wait` running."""
+        return bool(self.app.queue) or self.app.wait_until is not None
+
+    def run_line(self, text):
+        """One protocol line, run to its end in simulated time; -> readout()."""
+        self.app.line(text)
+        self.target = self.now
+        limit = self.now + SETTLE_MS
+        while True:
+            self.now += config.LOOP_MS
+            self.target = self.now
+            self.step()
+            if not self.busy() or self.now - limit >= 0:
+                break
+        return self.readout()
+
+    # -- buttons ---------------------------------------------------------------------------
+    def hold(self, name):
+        """The button goes down (its pin low) and stays down until release()."""
+        name = name.upper()
+        if name not in config.BUTTONS:
+            raise ValueError("no button %r" % name)
+        self.releases.pop(name, None)
+        if name not in self.held:
+            self.held[name] = self.now
+            SIM.press(name)
+        return self.readout()
+
+    def release(self, name):
+        """The button comes up, but not sooner than SHORT_MS after it went down."""
+        name = name.upper()
+        down = self.held.get(name)
+        if down is not None:
+            self.releases[name] = max(self.now, down + SHORT_MS)
+            if self.releases[name] == self.now:
+                del self.releases[name]
+                del self.held[name]
+                SIM.release(name)
+        return self.readout()
+
+    def press(self, name, ms=SHORT_MS):
+        """A tap (or, with ms=LONG_MS, a long press): down now, up ms later."""
+        self.hold(name)
+        self.releases[name.upper()] = self.now + ms
+        return self.readout()
+
+    def long(self, name):
+        return self.press(name, LONG_MS)
+
+    # -- what a person sees and hears ------------------------------------------------------
+    def readout(self, frame=False):
+        """JSON: t (ms), led [r, g, b], tones [[ms, hz]...], replies [json text...], held,
+        on/contrast of the OLED, and when the picture changed (or frame=True) screen (hex of
+        the visible 1,024-byte MONO_VLSB picture) and text (its 8 lines read from the pixels)."""
+        out = {"t": self.now, "led": list(SIM.led_rgb()), "tones": self.tones,
+               "replies": self.replies[:], "held": list(self.held), "on": SIM.oled_on,
+               "contrast": SIM.contrast, "busy": self.busy(), "errors": self.errors}
+        self.tones = []
+        del self.replies[:]       # the app holds this list's append as its write()
+        key = (SIM.i2c_data_bytes, SIM.i2c_command_bytes)
+        if frame or key != self._frame_key:
+            self._frame_key = key
+            pic = SIM.screen()
+            out["screen"] = binascii.hexlify(pic).decode()
+            out["text"] = self.ocr(pic)
+        return json.dumps(out)
+
+    def frame(self):
+        return self.readout(True)
+
+    def ocr(self, pic):
+        """The picture's text, 16 x 8 cells of the firmware's 8x8 font (the title row lit, its
+        text dark; the battery icon's cells skipped). A cell that is no glyph reads '?'."""
+        if self._glyphs is None:
+            self._glyphs = {}
+            cell = bytearray(8)
+            fb = framebuf.FrameBuffer(cell, 8, 8, framebuf.MONO_VLSB)
+            for c in range(32, 127):
+                fb.fill(0)
+                fb.text(chr(c), 0, 0, 1)
+                self._glyphs[bytes(cell)] = chr(c)
+        lines = []
+        for row in range(8):
+            chars = []
+            for col in range(screens.TITLE if row == 0 else 16):
+                at = row * 128 + col * 8
+                cell = bytes(pic[at:at + 8])
+                if row == 0:
+                    cell = bytes(b ^ 0xFF for b in cell)
+                chars.append(self._glyphs.get(cell, "?"))
+            lines.append("".join(chars).rstrip())
+        return lines
+
+    def render_view(self):
+        """Hex of the firmware's own rendering (screens.render on a framebuf) of the view the
+        app last sent to the display: what the OLED should show, for the tests."""
+        key = self.app.drawn
+        if key is None:
+            return ""
+        buf = bytearray(1024)
+        fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+        screens.render(View(key[0], list(key[1])), fb, key[2] * 10)
+        return binascii.hexlify(buf).decode()
+
+    def stats(self):
+        return json.dumps({"i2c_data_bytes": SIM.i2c_data_bytes,
+                           "i2c_command_bytes": SIM.i2c_command_bytes,
+                           "i2c_writes": SIM.i2c_writes, "i2c_errors": SIM.i2c_errors,
+                           "steps": self.steps, "wdt_feeds": SIM.wdt_feeds})
+
