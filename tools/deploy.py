@@ -1,0 +1,98 @@
+"""Copy the firmware to a Pico over USB with mpremote, compiled to .mpy, then reset it.
+
+    python tools/deploy.py                 # find the Pico, build, copy, reset
+    python tools/deploy.py --port /dev/ttyACM0
+    python tools/deploy.py --source        # copy .py files instead (slower boot, more RAM)
+    python tools/deploy.py --dry-run       # print the mpremote command, touch nothing
+
+The board keeps its settings, the action in progress and the log: only code is replaced.
+Stale carddraw/*.py files are removed first, since MicroPython imports a .py before an .mpy.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+PICO_VID, PICO_PID = 0x2E8A, 0x0005  # MicroPython on an RP2040
+NO_BOARD = "no board found: connect the Pico running MicroPython by USB"
+
+# run on the board before copying: make carddraw/ and clear old code (not data files)
+PREPARE = ("import os\n"
+           "try:\n os.mkdir('carddraw')\nexcept OSError:\n pass\n"
+           "for f in os.listdir('carddraw'):\n"
+           " if f.endswith('.py') or f.endswith('.mpy'):\n  os.remove('carddraw/' + f)\n")
+
+
+def find_picos(ports=None):
+    """Serial ports that are a Pico running MicroPython (USB 2e8a:0005); others are ignored,
+    e.g. the machine's own /dev/ttyS0 that `mpremote connect list` also shows."""
+    if ports is None:
+        from serial.tools import list_ports
+        ports = list_ports.comports()
+    return [p.device for p in ports if p.vid == PICO_VID and p.pid == PICO_PID]
+
+
+def pick_port(port=None, ports=None):
+    """The port to use, or None. An explicit port is used as given."""
+    if port:
+        return port
+    found = find_picos(ports)
+    return found[0] if found else None
+
+
+def plan(port, folder):
+    """The single chained mpremote command that deploys `folder` (as build_mpy lays it out)."""
+    code = sorted(os.listdir(os.path.join(folder, "carddraw")))
+    cmd = [sys.executable, "-m", "mpremote", "connect", port, "exec", PREPARE, "+",
+           "fs", "cp"] + [os.path.join(folder, "carddraw", f) for f in code] + [":carddraw/", "+"]
+    cmd += ["fs", "cp", os.path.join(folder, "main.py"), ":main.py", "+", "reset"]
+    return cmd
+
+
+def source_folder(out):
+    """Lay out firmware/ as plain .py in `out`, like build_mpy does for .mpy."""
+    import shutil
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    shutil.copytree(os.path.join(ROOT, "firmware"), out,
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    return out
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="deploy", description=__doc__.split("\n\n")[0])
+    p.add_argument("--port", help="serial port of the Pico (default: found by its USB id)")
+    p.add_argument("--source", action="store_true", help="copy .py source, not .mpy")
+    p.add_argument("--dry-run", action="store_true", help="print the mpremote command only")
+    args = p.parse_args(argv)
+    port = pick_port(args.port)
+    if port is None:
+        sys.stderr.write(NO_BOARD + "\n")
+        return 2
+    if args.source:
+        folder = source_folder(os.path.join(ROOT, "build", "src"))
+    else:
+        import build_mpy
+        folder = os.path.join(ROOT, "build", "mpy")
+        build_mpy.build(folder)
+    cmd = plan(port, folder)
+    if args.dry_run:
+        print(" ".join(repr(c) if "\n" in c else c for c in cmd))
+        return 0
+    print("deploying %s to %s" % ("source" if args.source else ".mpy", port))
+    done = subprocess.run(cmd)
+    if done.returncode != 0:
+        sys.stderr.write("deploy failed (mpremote exit %d): is the Pico running MicroPython, "
+                         "and is no other program (a serial terminal, Thonny) using %s?\n"
+                         % (done.returncode, port))
+        return 2
+    print("done: the Pico has restarted with the new firmware")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
