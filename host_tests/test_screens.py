@@ -2,6 +2,8 @@
 and nothing touches the battery icon. Then the same tour inside the MicroPython VM, rendered
 onto a real framebuf.FrameBuffer, must show exactly what CPython showed."""
 import json
+import os
+import sys
 
 import pytest
 
@@ -114,73 +116,13 @@ def test_long_lines_and_too_many_lines_are_cut():
     assert len(texts) == 8 and all(len(t[1]) <= 16 for t in texts)
 
 
-# The tour runs the same under CPython and MicroPython: it drives one device through every
-# screen and hands each view to snap(view) after rendering it onto the canvas.
-TOUR = r'''
-from carddraw.controller import Controller
-from carddraw.screens import render
+# The tour (host_tests/vmlib/screen_tour.py) runs the same under CPython and MicroPython.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "vmlib"))
+import screen_tour  # noqa: E402
 
-COLOURS = ("green", "yellow", "red", "black")
-KEY = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
-
-
-class Pick:
-    """Draws the colours asked for from the device's current deck (R9 index order)."""
-    def __init__(self, colours):
-        self.want = list(colours)
-        self.c = None
-
-    def randrange(self, n):
-        i = COLOURS.index(self.want.pop(0))
-        return sum(self.c.action.deck.counts()[:i])
-
-
-def tour(canvas, snap, battery):
-    rng = Pick(["red", "black", "green", "green", "black"])
-    c = Controller(settings={"referee": True, "black": 1, "redraws": 1, "timed": True,
-                             "interval": 30, "ranks": 2}, rng=rng, now_ms=0)
-    rng.c = c
-    clock = [0]
-
-    def show():
-        v = c.view()
-        render(v, canvas, battery)
-        snap(v)
-
-    def k(seq):
-        for tok in seq.split():
-            if tok[0] == "l":
-                c.long(KEY[tok[1]], clock[0])
-            else:
-                c.press(KEY[tok], clock[0])
-            show()
-
-    def tick(ms):
-        clock[0] = ms
-        c.tick(ms)
-        show()
-
-    show()                                     # set-up
-    k("lD R H H H H H D H R H D S")            # options: scroll, needed 2, back
-    k("D")                                     # active, timed
-    tick(26000)                                # the warning
-    k("D S R H D")                             # red pending, refused stop, redraw: black
-    k("lS R H D S D")                          # lock, wrong code, back
-    k("lS R H R H D")                          # referee: black, go on
-    k("S S")                                   # stop? no
-    k("lS R H R H H D D H D S H H H H D R H D S S S")     # adjust, new code, leave
-    k("D D D D H R D")                         # green, green: success, finish
-    tick(90000)                                # summary
-    k("D D S D D")                             # set-up, active, stopped, set-up
-    k("D D D lS R H R H H D D")                # black pending, referee: fail, set-up
-    k("lS R H R H S")                          # the referee menu with no action
-    return c
-'''
 
 
 def cpython_tour(battery):
-    space = {}
-    exec(compile(TOUR, "tour", "exec"), space)
     views = []
     canvas = Canvas()
 
@@ -188,7 +130,7 @@ def cpython_tour(battery):
         assert canvas.calls, "nothing rendered"
         views.append(v)
 
-    space["tour"](canvas, snap, battery)
+    screen_tour.tour(canvas, snap, battery)
     return views
 
 
@@ -202,7 +144,8 @@ def test_every_screen_fits_and_clears_the_battery(battery):
 
 
 def test_tour_in_the_micropython_vm_renders_on_a_real_framebuffer(vm):
-    script = TOUR + r'''
+    script = r'''
+from screen_tour import tour
 import framebuf, gc
 buf = bytearray(1024)
 fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
@@ -216,7 +159,7 @@ def snap(v):
 c = tour(fb, snap, 57)
 RESULT = {"views": out, "lit": lit, "log": c.take_log()}
 '''
-    got = vm(script)
+    got = vm(script, libs=[os.path.join(os.path.dirname(os.path.abspath(__file__)), "vmlib")])
     want = [[v.screen, v.lines, v.led, v.blink] for v in cpython_tour(57)]
     assert got["views"] == want
     assert all(got["lit"][1:])

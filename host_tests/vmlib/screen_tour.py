@@ -1,0 +1,61 @@
+"""A tour of the device: drives one controller through every screen, rendering each view onto
+a canvas and handing it to snap(view). Runs the same under CPython and MicroPython; used by
+host_tests/test_screens.py and by tools/screenshots.py for the README's pictures."""
+from carddraw.controller import Controller
+from carddraw.screens import render
+
+COLOURS = ("green", "yellow", "red", "black")
+KEY = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
+
+
+class Pick:
+    """Draws the colours asked for from the device's current deck (R9 index order)."""
+    def __init__(self, colours):
+        self.want = list(colours)
+        self.c = None
+
+    def randrange(self, n):
+        i = COLOURS.index(self.want.pop(0))
+        return sum(self.c.action.deck.counts()[:i])
+
+
+def tour(canvas, snap, battery):
+    rng = Pick(["red", "black", "green", "green", "black"])
+    c = Controller(settings={"referee": True, "black": 1, "redraws": 1, "timed": True,
+                             "interval": 30, "ranks": 2}, rng=rng, now_ms=0)
+    rng.c = c
+    clock = [0]
+
+    def show():
+        v = c.view()
+        render(v, canvas, battery)
+        snap(v)
+
+    def k(seq):
+        for tok in seq.split():
+            if tok[0] == "l":
+                c.long(KEY[tok[1]], clock[0])
+            else:
+                c.press(KEY[tok], clock[0])
+            show()
+
+    def tick(ms):
+        clock[0] = ms
+        c.tick(ms)
+        show()
+
+    show()                                     # set-up
+    k("lD R H H H H H D H R H D S")            # options: scroll, needed 2, back
+    k("D")                                     # active, timed
+    tick(26000)                                # the warning
+    k("D S R H D")                             # red pending, refused stop, redraw: black
+    k("lS R H D S D")                          # lock, wrong code, back
+    k("lS R H R H D")                          # referee: black, go on
+    k("S S")                                   # stop? no
+    k("lS R H R H H D D H D S H H H H D R H D S S S")     # adjust, new code, leave
+    k("D D D D H R D")                         # green, green: success, finish
+    tick(90000)                                # summary
+    k("D D S D D")                             # set-up, active, stopped, set-up
+    k("D D D lS R H R H H D D")                # black pending, referee: fail, set-up
+    k("lS R H R H S")                          # the referee menu with no action
+    return c

@@ -1,0 +1,72 @@
+"""Pictures of every screen for the README, rendered by the firmware's own screens.py onto a
+real framebuf inside the MicroPython VM (the tour in host_tests/vmlib/screen_tour.py).
+
+    python tools/screenshots.py [OUT_DIR]     # default docs/screens/
+"""
+import json
+import os
+import subprocess
+import sys
+
+from PIL import Image, ImageDraw
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCALE = 3
+INK, PAPER, BEZEL = (120, 220, 255), (4, 8, 16), (40, 40, 46)
+LED = {"green": (0, 200, 60), "yellow": (255, 210, 0), "red": (230, 20, 20), "black": (160, 0, 255)}
+
+SCRIPT = r'''
+import framebuf
+from screen_tour import tour
+buf = bytearray(1024)
+fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+shots = {}
+
+def snap(v):
+    if v.screen not in shots or (v.screen == "card" and v.led == "black"):
+        shots[v.screen] = [list(buf), v.led]
+
+tour(fb, snap, 80)
+RESULT = shots
+'''
+
+
+def frames():
+    path = os.path.join(ROOT, "build", "screenshots.py")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(SCRIPT)
+    done = subprocess.run(["node", os.path.join(ROOT, "tools", "mpvm", "run.mjs"), "--lib",
+                           os.path.join(ROOT, "host_tests", "vmlib"), path],
+                          capture_output=True, text=True, check=True)
+    return json.loads(done.stdout.rstrip().rsplit("\n", 1)[-1][len("RESULT "):])
+
+
+def picture(buf, led):
+    """The 128x64 MONO_VLSB buffer as an OLED in a bezel, with the LED beside it."""
+    w, h = 128 * SCALE, 64 * SCALE
+    img = Image.new("RGB", (w + 16 + 40, h + 16), BEZEL)
+    draw = ImageDraw.Draw(img)
+    draw.rectangle([8, 8, 8 + w - 1, 8 + h - 1], fill=PAPER)
+    for x in range(128):
+        for y in range(64):
+            if buf[(y >> 3) * 128 + x] >> (y & 7) & 1:
+                draw.rectangle([8 + x * SCALE, 8 + y * SCALE, 8 + x * SCALE + SCALE - 2,
+                                8 + y * SCALE + SCALE - 2], fill=INK)
+    cx, cy = w + 16 + 16, 8 + 16
+    draw.ellipse([cx - 11, cy - 11, cx + 11, cy + 11], fill=LED.get(led, (25, 25, 25)),
+                 outline=(90, 90, 90))
+    return img
+
+
+def main(out=os.path.join(ROOT, "docs", "screens")):
+    os.makedirs(out, exist_ok=True)
+    shots = frames()
+    for screen, (buf, led) in sorted(shots.items()):
+        picture(buf, led).save(os.path.join(out, screen + ".png"), optimize=True)
+    print("%d screens written to %s" % (len(shots), os.path.relpath(out, ROOT)))
+    return shots
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
