@@ -1,0 +1,188 @@
+"""Build the web app into build/web/ (plain static files, host them anywhere) and serve it.
+
+    .venv/bin/python tools/web/build.py            build only
+    .venv/bin/python tools/web/build.py --serve    build, then serve on http://127.0.0.1:8000/
+                                                   (another free port if 8000 is taken)
+
+The site: web/ (index.html, app.js, style.css, manifest, service worker), the MicroPython
+WebAssembly VM (micropython.mjs + .wasm from node_modules), Wokwi's elements bundle, the
+simulator's driver (tools/sim/device.mjs), and sim-files.json: the firmware and the hardware
+stand-ins (firmware/**.py, tools/sim/*.py) that the page writes into the VM's /lib. PNG icons
+are drawn here with Pillow. sw.js gets the list of every file and a version hashed from their
+contents, so each build that changes anything is a new offline cache.
+"""
+import argparse
+import functools
+import hashlib
+import http.server
+import json
+import os
+import shutil
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+WEB = os.path.join(ROOT, "web")
+OUT = os.path.join(ROOT, "build", "web")
+MICROPYTHON = os.path.join(ROOT, "node_modules", "@micropython", "micropython-webassembly-pyscript")
+WOKWI = os.path.join(ROOT, "node_modules", "@wokwi", "elements", "dist", "wokwi-elements.bundle.min.js")
+SIM = os.path.join(ROOT, "tools", "sim")
+FIRMWARE = os.path.join(ROOT, "firmware")
+
+MIME = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".json": "application/json",
+    ".webmanifest": "application/manifest+json",
+    ".wasm": "application/wasm",
+    ".png": "image/png",
+}
+
+# the icon's colours: the case, the glass, a lit pixel, and the four cards (black shows purple)
+CASE = (29, 32, 39)
+EDGE = (70, 76, 88)
+GLASS = (5, 7, 10)
+LIT = (215, 238, 255)
+CARDS = ((34, 197, 94), (245, 160, 0), (239, 68, 68), (160, 0, 255))
+
+
+def py_files():
+    """{path under the VM's /lib: source}: the firmware as on the board, then the stand-ins."""
+    files = {}
+    for base, prefix in ((FIRMWARE, ""), (SIM, "")):
+        for folder, dirs, names in os.walk(base):
+            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
+            for name in sorted(names):
+                if name.endswith(".py"):
+                    path = os.path.join(folder, name)
+                    rel = prefix + os.path.relpath(path, base).replace(os.sep, "/")
+                    with open(path, encoding="utf-8") as f:
+                        files[rel] = f.read()
+    return files
+
+
+def draw_icon(size, maskable=False):
+    """The prop: a dark case, the OLED with a lit title bar and lines, four cards fanned."""
+    from PIL import Image, ImageDraw
+    s = 4 * size  # drawn large, then scaled down: smooth edges
+    img = Image.new("RGBA", (s, s), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    u = s / 512
+    if maskable:  # full bleed; the picture inside the central 80 % safe zone
+        d.rectangle((0, 0, s, s), fill=CASE)
+        u *= 0.8
+        o = s * 0.1
+    else:
+        d.rounded_rectangle((0, 0, s - 1, s - 1), radius=int(96 * u), fill=CASE, outline=EDGE,
+                            width=int(10 * u))
+        o = 0
+
+    def box(x0, y0, x1, y1):
+        return (o + x0 * u, o + y0 * u, o + x1 * u, o + y1 * u)
+
+    d.rounded_rectangle(box(72, 72, 440, 272), radius=int(16 * u), fill=GLASS, outline=EDGE,
+                        width=int(6 * u))
+    d.rectangle(box(96, 96, 416, 128), fill=LIT)                      # the title bar
+    for i, w in enumerate((260, 200, 290)):                            # lines of text
+        d.rectangle(box(96, 150 + i * 36, 96 + w, 168 + i * 36), fill=LIT)
+    for i, colour in enumerate(CARDS):                                 # the cards
+        x = 104 + i * 82
+        d.rounded_rectangle(box(x, 312, x + 66, 440), radius=int(10 * u), fill=colour,
+                            outline=(240, 240, 240), width=int(5 * u))
+    return img.resize((size, size), Image.LANCZOS)
+
+
+def icons(out):
+    os.makedirs(os.path.join(out, "icons"), exist_ok=True)
+    for name, size, maskable in (("icon-192.png", 192, False), ("icon-512.png", 512, False),
+                                 ("maskable-512.png", 512, True),
+                                 ("apple-touch-icon.png", 180, True)):
+        draw_icon(size, maskable).save(os.path.join(out, "icons", name), optimize=True)
+
+
+def build(out=OUT):
+    """Write the site into `out` (emptied first); -> the files' paths, relative to it."""
+    for need in (os.path.join(MICROPYTHON, "micropython.mjs"), WOKWI):
+        if not os.path.exists(need):
+            sys.exit("web: %s is missing: run `make setup` (npm ci) first" % os.path.relpath(need, ROOT))
+    if os.path.isdir(out):
+        shutil.rmtree(out)
+    os.makedirs(out)
+    for name in sorted(os.listdir(WEB)):
+        if name != "sw.js" and os.path.isfile(os.path.join(WEB, name)):
+            shutil.copyfile(os.path.join(WEB, name), os.path.join(out, name))
+    shutil.copyfile(os.path.join(MICROPYTHON, "micropython.mjs"), os.path.join(out, "micropython.mjs"))
+    shutil.copyfile(os.path.join(MICROPYTHON, "micropython.wasm"), os.path.join(out, "micropython.wasm"))
+    shutil.copyfile(WOKWI, os.path.join(out, "wokwi-elements.bundle.min.js"))
+    shutil.copyfile(os.path.join(SIM, "device.mjs"), os.path.join(out, "device.mjs"))
+    with open(os.path.join(out, "sim-files.json"), "w", encoding="utf-8") as f:
+        json.dump(py_files(), f, sort_keys=True, separators=(",", ":"))
+    icons(out)
+
+    files = []
+    for folder, _, names in os.walk(out):
+        for name in names:
+            files.append(os.path.relpath(os.path.join(folder, name), out).replace(os.sep, "/"))
+    files.sort()
+    h = hashlib.sha256()
+    for rel in files:
+        h.update(rel.encode() + b"\0")
+        with open(os.path.join(out, rel), "rb") as f:
+            h.update(f.read())
+    with open(os.path.join(WEB, "sw.js"), encoding="utf-8") as f:
+        sw = f.read()
+    sw = sw.replace("__VERSION__", h.hexdigest()[:16]).replace("__FILES__", json.dumps(["./"] + files))
+    with open(os.path.join(out, "sw.js"), "w", encoding="utf-8") as f:
+        f.write(sw)
+    return files + ["sw.js"]
+
+
+class Handler(http.server.SimpleHTTPRequestHandler):
+    """Static files with the right types (.mjs, .wasm, .webmanifest), revalidated every time."""
+
+    extensions_map = dict(http.server.SimpleHTTPRequestHandler.extensions_map, **MIME)
+
+    def end_headers(self):
+        self.send_header("Cache-Control", "no-cache")
+        super().end_headers()
+
+    def log_message(self, format, *args):  # noqa: A002 -- the base class's name
+        pass
+
+
+def server(directory=OUT, host="127.0.0.1", port=0):
+    """An HTTP server for `directory` on host:port (0: any free port); not yet serving."""
+    handler = functools.partial(Handler, directory=directory)
+    return http.server.ThreadingHTTPServer((host, port), handler)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="build.py", description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", default=OUT, help="where to build (default build/web)")
+    p.add_argument("--serve", action="store_true", help="then serve it until Ctrl-C")
+    p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free one)")
+    args = p.parse_args(argv)
+    files = build(args.out)
+    size = sum(os.path.getsize(os.path.join(args.out, f)) for f in files)
+    print("web: built %d files, %d KB, in %s" % (len(files), size // 1024, os.path.relpath(args.out)))
+    if not args.serve:
+        return 0
+    try:
+        httpd = server(args.out, args.host, args.port)
+    except OSError:
+        httpd = server(args.out, args.host, 0)   # the port is taken: any free one
+    host, port = httpd.server_address[:2]
+    print("web: serving on http://%s:%d/  (Ctrl-C stops)" % (host, port), flush=True)
+    try:
+        httpd.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        httpd.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

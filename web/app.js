@@ -1,0 +1,284 @@
+// The web app: the device's own firmware in the official MicroPython WebAssembly VM, on the
+// same hardware stand-ins and driver as the terminal simulator (device.mjs, simhost.py),
+// drawn with Wokwi's elements. Real time runs; the flash is kept in localStorage, so a
+// reload (or "Power cycle") resumes the action as the device does after a power cut.
+import { loadMicroPython } from "./micropython.mjs";
+import { SimDevice, KEYS, BUTTONS, ledName } from "./device.mjs";
+
+const TICK_MS = 20;
+const FLASH_KEY = "carddraw.flash";     // localStorage: {name: base64}
+const LIT = [215, 238, 255];            // a lit pixel at full contrast
+const DARK = [6, 8, 12];
+
+const $ = (sel) => document.querySelector(sel);
+const oled = $("#oled");
+const led = $("#led");
+const status = $("#status");
+const image = new ImageData(128, 64);
+
+let dev = null;
+let timer = null;
+let last = 0;
+let audio = null;                       // {ctx, osc, gain} once sound is switched on
+let noteUntil = 0;
+let prevT = 0;                          // simulated time of the last tones handled
+let shownKey = "";
+const pointerHeld = new Set();          // buttons held down by a finger or the mouse
+
+// -- the flash, kept in localStorage ---------------------------------------------------------
+function b64(bytes) {
+  let s = "";
+  for (const b of bytes) s += String.fromCharCode(b);
+  return btoa(s);
+}
+function unb64(text) {
+  const s = atob(text);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+function loadFlash() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(FLASH_KEY) || "{}");
+    return Object.fromEntries(Object.entries(saved).map(([k, v]) => [k, unb64(v)]));
+  } catch {
+    return {};
+  }
+}
+function saveFlash() {
+  const { changed, removed } = dev.flashChanges();
+  if (!Object.keys(changed).length && !removed.length) return;
+  let saved = {};
+  try { saved = JSON.parse(localStorage.getItem(FLASH_KEY) || "{}"); } catch { saved = {}; }
+  for (const [name, bytes] of Object.entries(changed)) saved[name] = b64(bytes);
+  for (const name of removed) delete saved[name];
+  try {
+    localStorage.setItem(FLASH_KEY, JSON.stringify(saved));
+  } catch (e) {
+    say(`The flash could not be saved: ${e.message}`, true);
+  }
+}
+
+// -- power -----------------------------------------------------------------------------------
+async function boot() {
+  say("Starting the device\u2026");
+  const files = await (await fetch("sim-files.json")).json();
+  const mp = await loadMicroPython({ heapsize: 512 * 1024, linebuffer: false,
+    stdout: (s) => console.log(s), stderr: (s) => console.error(s) });
+  for (const [name, text] of Object.entries(files)) {
+    const path = "/lib/" + name;
+    mp.FS.mkdirTree(path.slice(0, path.lastIndexOf("/")));
+    mp.FS.writeFile(path, text);
+  }
+  dev = new SimDevice(mp);
+  const seed = crypto.getRandomValues(new Uint32Array(1))[0] % 1e9;
+  dev.boot({ seed, flash: loadFlash() });
+  prevT = dev.t;
+  shownKey = "";
+  saveFlash();
+  last = performance.now();
+  draw();
+  timer = setInterval(tick, TICK_MS);
+  say("");
+  window.carddraw.ready = true;
+}
+
+function powerOff() {
+  clearInterval(timer);
+  timer = null;
+  if (dev) saveFlash();
+  dev = null;
+  window.carddraw.ready = false;
+}
+
+// -- the loop --------------------------------------------------------------------------------
+function tick() {
+  const now = performance.now();
+  const ms = Math.min(now - last, 2000);    // a tab in the background does not replay minutes
+  last = now;
+  try {
+    const r = dev.advance(ms);
+    sound(r);
+    saveFlash();
+    draw();
+  } catch (e) {
+    powerOff();
+    say(`The simulator stopped: ${e.message || e}`, true);
+  }
+}
+
+function draw() {
+  // the OLED: the visible picture (SIM.screen(): display RAM as the module shows it)
+  const k = dev.on ? 0.55 + 0.45 * (dev.contrast / 255) : 0;
+  const key = `${dev.frames} ${k}`;
+  if (key !== shownKey) {
+    shownKey = key;
+    const d = image.data;
+    for (let y = 0; y < 64; y++) {
+      for (let x = 0; x < 128; x++) {
+        const c = dev.on && dev.pixel(x, y) ? LIT.map((v) => Math.round(v * k)) : DARK;
+        const i = (y * 128 + x) * 4;
+        d[i] = c[0]; d[i + 1] = c[1]; d[i + 2] = c[2]; d[i + 3] = 255;
+      }
+    }
+    oled.imageData = image;
+    oled.redraw();
+    $("#screen-text").textContent = dev.text.join("\n");
+  }
+  // the LED
+  const [r, g, b] = dev.led;
+  if (led.ledRed !== r / 255 || led.ledGreen !== g / 255 || led.ledBlue !== b / 255) {
+    led.ledRed = r / 255;
+    led.ledGreen = g / 255;
+    led.ledBlue = b / 255;
+    $("#led-name").textContent = "LED " + ledName(dev.led);
+  }
+  // buttons held by a key show pressed too
+  for (const el of document.querySelectorAll("[data-button]")) {
+    const down = dev.held.includes(el.dataset.button);
+    if (el.tagName === "WOKWI-PUSHBUTTON") {
+      if (!pointerHeld.has(el.dataset.button) && el.pressed !== down) el.pressed = down;
+    } else {
+      el.classList.toggle("down", down);
+    }
+  }
+  $("#note").classList.toggle("on", performance.now() < noteUntil);
+}
+
+// -- the buzzer: a square wave, switched on by the user (browsers need a gesture) -------------
+function sound(r) {
+  const from = prevT;
+  prevT = r.t;
+  if (r.tones.some(([, hz]) => hz > 0)) noteUntil = performance.now() + 250;
+  if (!audio) return;
+  // replay the tone changes of the last tick with their spacing, a little behind real time
+  const start = audio.ctx.currentTime + 0.03;
+  for (const [ms, hz] of r.tones) {
+    const at = start + Math.max(0, ms - from) / 1000;
+    if (hz) audio.osc.frequency.setValueAtTime(hz, at);
+    audio.gain.gain.setValueAtTime(hz ? 0.04 : 0, at);
+  }
+}
+
+function toggleSound() {
+  const btn = $("#sound");
+  if (audio) {
+    audio.ctx.close();
+    audio = null;
+  } else {
+    const ctx = new AudioContext();
+    const osc = ctx.createOscillator();
+    const gain = ctx.createGain();
+    osc.type = "square";
+    gain.gain.value = 0;
+    osc.connect(gain).connect(ctx.destination);
+    osc.start();
+    audio = { ctx, osc, gain };
+  }
+  btn.textContent = audio ? "Sound on" : "Sound off";
+  btn.setAttribute("aria-pressed", String(Boolean(audio)));
+}
+
+// -- input -----------------------------------------------------------------------------------
+function hold(name) {
+  if (!dev) return;
+  dev.hold(name);
+  draw();
+}
+function release(name) {
+  if (!dev) return;
+  dev.release(name);
+  draw();
+}
+
+for (const el of document.querySelectorAll("button.big")) {
+  const name = el.dataset.button;
+  el.addEventListener("pointerdown", (e) => {
+    e.preventDefault();
+    el.setPointerCapture(e.pointerId);
+    pointerHeld.add(name);
+    hold(name);
+  });
+  const up = () => {
+    if (!pointerHeld.delete(name)) return;
+    release(name);
+  };
+  el.addEventListener("pointerup", up);
+  el.addEventListener("pointercancel", up);
+  el.addEventListener("lostpointercapture", up);
+  el.addEventListener("contextmenu", (e) => e.preventDefault());
+  // keyboard users: Enter or Space on a focused button is a tap
+  el.addEventListener("keydown", (e) => {
+    if ((e.key === "Enter" || e.key === " ") && !e.repeat && dev) {
+      e.preventDefault();
+      dev.press(name);
+      draw();
+    }
+  });
+}
+
+for (const el of document.querySelectorAll("wokwi-pushbutton")) {
+  const name = el.dataset.button;
+  el.addEventListener("button-press", () => { pointerHeld.add(name); hold(name); });
+  el.addEventListener("button-release", () => { pointerHeld.delete(name); release(name); });
+}
+
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.altKey || e.metaKey || e.repeat || !dev) return;
+  if (KEYS[e.key]) {
+    e.preventDefault();
+    dev.key(e.key);
+    draw();
+  }
+});
+
+$("#sound").addEventListener("click", toggleSound);
+$("#power").addEventListener("click", async () => {
+  powerOff();
+  await boot();
+});
+$("#erase").addEventListener("click", async () => {
+  if (!confirm("Erase the flash: settings, the action in progress and the log?")) return;
+  powerOff();
+  localStorage.removeItem(FLASH_KEY);
+  await boot();
+});
+
+// the OLED and the device's buttons as wide as the case allows
+function fit() {
+  const room = Math.min($(".oled-box").clientWidth, 440);
+  $("#oled-zoom").style.zoom = Math.max(1, room / 150).toFixed(3);
+  const pads = $(".pushbuttons");
+  pads.style.zoom = "1";
+  const natural = pads.scrollWidth;
+  pads.style.zoom = Math.min(1.6, Math.max(0.8, (room - 8) / natural)).toFixed(3);
+}
+addEventListener("resize", fit);
+fit();
+
+function say(text, error = false) {
+  status.textContent = text;
+  status.classList.toggle("error", error);
+}
+
+// For tests and the curious: the device in the console.
+window.carddraw = {
+  ready: false,
+  get device() { return dev; },
+  // a bench-protocol line run to its end in simulated time -> its replies, parsed
+  line(text) {
+    const r = dev.line(text);
+    draw();
+    return r.replies.map((x) => JSON.parse(x));
+  },
+  // the firmware's own rendering (screens.render on a framebuf) of the view on the display
+  renderView() { return Array.from(dev.renderView()); },
+  screen() { return Array.from(dev.screen); },
+  buttons: BUTTONS,
+};
+
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("sw.js").catch((e) => console.warn("no offline copy:", e));
+}
+
+boot().catch((e) => say(`The device did not start: ${e.message || e}`, true));
