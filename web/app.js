@@ -132,6 +132,7 @@ function draw() {
     led.ledGreen = g / 255;
     led.ledBlue = b / 255;
     $("#led-name").textContent = "LED " + ledName(dev.led);
+    $("#glow").style.setProperty("--glow", r || g || b ? `rgba(${r}, ${g}, ${b}, 0.55)` : "transparent");
   }
   // buttons held by a key show pressed too
   for (const el of document.querySelectorAll("[data-button]")) {

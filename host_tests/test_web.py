@@ -1,0 +1,292 @@
+"""The web app (web/, built by tools/web/build.py) in Chromium, driven by Playwright.
+
+The site is built into a temporary folder and served on 127.0.0.1 on a free port. The page
+runs the firmware in the MicroPython VM; the tests press its buttons (touch, mouse, keys),
+read the LED element and the OLED element's canvas, and compare the pixels with the
+firmware's own framebuf rendering of the same view. Then offline: the service worker serves
+the reload and the action resumes from the flash kept in the browser. Screenshots go to
+artifacts/ and, for the README, docs/img/ (the terminal's ANSI output rendered as HTML).
+"""
+import ast
+import html
+import os
+import re
+import shutil
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from conftest import FIRMWARE, ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "tools", "web"))
+import build as webbuild  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = os.path.join(ROOT, "artifacts")
+DOCS_IMG = os.path.join(ROOT, "docs", "img")
+PHONE = {"width": 390, "height": 844}
+
+
+def board_colours():
+    """board.COLOURS, read from the source (board.py imports machine: not for CPython)."""
+    with open(os.path.join(FIRMWARE, "carddraw", "board.py")) as f:
+        tree = ast.parse(f.read())
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "COLOURS":
+            return ast.literal_eval(node.value)
+    raise AssertionError("no COLOURS in board.py")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    out = str(tmp_path_factory.mktemp("web"))
+    webbuild.build(out)
+    httpd = webbuild.server(out, "127.0.0.1", 0)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield "http://127.0.0.1:%d/" % httpd.server_address[1]
+    httpd.shutdown()
+    httpd.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    assert os.path.exists(CHROMIUM), \
+        "Chromium is missing: apt-get update && apt-get install -y chromium (.ci/run does it)"
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield b
+        b.close()
+
+
+def phone(browser):
+    return browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                               has_touch=True)
+
+
+def open_device(ctx, url):
+    page = ctx.new_page()
+    errors = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.goto(url)
+    page.wait_for_function("window.carddraw && window.carddraw.ready", timeout=30000)
+    return page
+
+
+def screen_text(page):
+    return page.text_content("#screen-text")
+
+
+def wait_text(page, text):
+    page.wait_for_function("t => document.querySelector('#screen-text').textContent.includes(t)",
+                           arg=text, timeout=10000)
+
+
+OLED_BYTES = """() => {
+  // the OLED element's canvas, as MONO_VLSB bytes: lit where the pixel is bright
+  const canvas = document.querySelector('#oled').shadowRoot.querySelector('canvas');
+  const px = canvas.getContext('2d').getImageData(0, 0, 128, 64).data;
+  const out = new Array(1024).fill(0);
+  for (let y = 0; y < 64; y++)
+    for (let x = 0; x < 128; x++)
+      if (px[(y * 128 + x) * 4] > 64) out[(y >> 3) * 128 + x] |= 1 << (y & 7);
+  return out;
+}"""
+
+LED = "() => { const l = document.querySelector('#led'); return [l.ledRed, l.ledGreen, l.ledBlue]; }"
+
+
+def test_buttons_led_and_oled_match_the_firmwares_rendering(site, browser):
+    ctx = phone(browser)
+    page = open_device(ctx, site)
+    assert page.evaluate("carddraw.line('seed 4')") == [{"ok": "seed", "seed": 4}]
+    assert page.evaluate(OLED_BYTES) == page.evaluate("carddraw.renderView()")
+    page.tap("button.big[data-button=DRAW]")           # touch: start the action
+    wait_text(page, "D:draw  S:stop")
+    page.click("button.big[data-button=DRAW]")         # mouse: draw a card
+    wait_text(page, "D:go on")
+    show = page.evaluate("carddraw.line('show')")[0]
+    assert show["screen"] == "card" and show["draws"] == 1
+    want = [c / 255 for c in board_colours()[show["led"]]]
+    assert page.evaluate(LED) == pytest.approx(want)
+    assert show["led"] in page.text_content("#led-name") or show["led"] == "black"
+    # the pixels on the page are the firmware's own rendering of the view it shows
+    oled = page.evaluate(OLED_BYTES)
+    assert oled == page.evaluate("carddraw.renderView()")
+    assert oled == page.evaluate("carddraw.screen()")
+    assert sum(bin(b).count("1") for b in oled) > 300
+    assert screen_text(page).splitlines()[0] == show["lines"][0]
+    page.keyboard.press("d")                           # a key: go on, the deck again (R20)
+    wait_text(page, "D:draw  S:stop")
+    page.wait_for_function("document.querySelector('#led').ledRed === 0 && "
+                           "document.querySelector('#led').ledGreen === 0")
+    assert page.errors == []
+    ctx.close()
+
+
+def test_long_press_keys_and_the_wokwi_pushbuttons(site, browser):
+    ctx = phone(browser)
+    page = open_device(ctx, site)
+    box = page.locator("button.big[data-button=DRAW]").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    page.wait_for_timeout(1300)                        # held: a long press (0.8 s)
+    page.mouse.up()
+    wait_text(page, "Options")
+    page.keyboard.press("s")
+    wait_text(page, "Set-up")
+    page.keyboard.press("r")
+    wait_text(page, "Ranks 2  Help 0")
+    page.keyboard.press("Shift+R")                     # R: held, ranks step down
+    wait_text(page, "Ranks 1  Help 0")
+    page.click("wokwi-pushbutton[data-button=HELP]")
+    wait_text(page, "Ranks 1  Help 1")
+    assert page.errors == []
+    ctx.close()
+
+
+def test_offline_reload_resumes_the_action_from_the_service_worker_cache(site, browser):
+    ctx = phone(browser)
+    page = open_device(ctx, site)
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=20000)
+    page.evaluate("carddraw.line('seed 9')")
+    page.click("button.big[data-button=DRAW]")
+    wait_text(page, "D:draw  S:stop")
+    page.click("button.big[data-button=DRAW]")
+    wait_text(page, "D:go on")
+    page.wait_for_timeout(200)                          # a tick saves the flash
+    before = screen_text(page)
+
+    ctx.set_offline(True)
+    page.reload()
+    page.wait_for_function("window.carddraw && window.carddraw.ready", timeout=30000)
+    assert page.evaluate("navigator.serviceWorker.controller !== null")
+    # offline indeed: what the cache lacks cannot be fetched
+    assert page.evaluate("fetch('not-cached.txt').then(() => 'fetched', () => 'failed')") == "failed"
+    wait_text(page, before.splitlines()[0])
+    assert screen_text(page) == before                  # resumed: the same card, no escape
+    page.click("button.big[data-button=DRAW]")
+    wait_text(page, "D:draw  S:stop")
+    # installable: the manifest and its icons come from the cache too
+    manifest = page.evaluate("fetch('manifest.webmanifest').then(r => r.json())")
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "./"
+    sizes = set()
+    for icon in manifest["icons"]:
+        ok = page.evaluate("u => fetch(u).then(r => r.ok && r.headers.get('content-type'))",
+                           icon["src"])
+        assert ok == "image/png"
+        sizes.add(icon["sizes"])
+    assert {"192x192", "512x512"} <= sizes
+    assert page.errors == []
+    ctx.close()
+
+
+def test_phone_layout_and_screenshot(site, browser):
+    ctx = phone(browser)
+    page = open_device(ctx, site)
+    page.evaluate("carddraw.line('seed 4')")
+    page.click("button.big[data-button=DRAW]")
+    wait_text(page, "D:draw  S:stop")
+    page.click("button.big[data-button=DRAW]")
+    wait_text(page, "D:go on")
+    page.wait_for_timeout(600)                          # the buzzer's note has gone
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    for name in ("RANK", "HELP", "DRAW", "STOP"):
+        box = page.locator("button.big[data-button=%s]" % name).bounding_box()
+        assert box["height"] >= 48 and box["width"] >= 120      # thumb-sized
+        assert box["y"] + box["height"] <= PHONE["height"]      # no scrolling to reach it
+    oled = page.locator("#oled").bounding_box()
+    assert oled["width"] >= 300                                  # the OLED fills the width
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    shot = os.path.join(ARTIFACTS, "web-phone.png")
+    page.screenshot(path=shot)
+    os.makedirs(DOCS_IMG, exist_ok=True)
+    shutil.copyfile(shot, os.path.join(DOCS_IMG, "web.png"))
+    ctx.close()
+
+
+# -- the terminal, as a picture ----------------------------------------------------------------
+SGR = re.compile(r"\x1b\[([0-9;]*)m")
+CELL_W, CELL_H = 7, 14     # px: a character cell; a half-block pixel is 7 x 7
+DEFAULT_FG, DEFAULT_BG = "#cccccc", "#101114"
+
+
+def ansi_cells(text):
+    """The simulator's 24-bit colour output -> lines of (char, fg, bg), as a terminal has them."""
+    lines = [[]]
+    fg = bg = None
+    inverse = False
+    pos = 0
+    for m in list(SGR.finditer(text)) + [None]:
+        for ch in text[pos:m.start() if m else len(text)]:
+            if ch == "\n":
+                lines.append([])
+            else:
+                f, b = fg or DEFAULT_FG, bg or DEFAULT_BG
+                lines[-1].append((ch, b, f) if inverse else (ch, f, b))
+        if not m:
+            break
+        pos = m.end()
+        codes = [int(c) for c in m.group(1).split(";") if c] or [0]
+        i = 0
+        while i < len(codes):
+            if codes[i] == 0:
+                fg = bg = None
+                inverse = False
+            elif codes[i] == 7:
+                inverse = True
+            elif codes[i] in (38, 48) and codes[i + 1:i + 2] == [2]:
+                rgb = "rgb(%d,%d,%d)" % tuple(codes[i + 2:i + 5])
+                fg, bg = (rgb, bg) if codes[i] == 38 else (fg, rgb)
+                i += 4
+            i += 1
+    return lines
+
+
+def ansi_to_html(text):
+    """A page drawing each character cell as a box: the half-blocks as exact halves in CSS (a
+    font's block glyphs leave seams), the other characters in DejaVu Sans Mono."""
+    rows = []
+    for line in ansi_cells(text):
+        cells = []
+        for ch, f, b in line:
+            if ch == "\u2580":
+                style, ch = "background:linear-gradient(%s 50%%,%s 50%%)" % (f, b), ""
+            elif ch == "\u2584":
+                style, ch = "background:linear-gradient(%s 50%%,%s 50%%)" % (b, f), ""
+            elif ch == "\u2588":
+                style, ch = "background:%s" % f, ""
+            else:
+                style = "background:%s;color:%s" % (b, f)
+            cells.append('<i style="%s">%s</i>' % (style, html.escape(ch)))
+        rows.append("<p>%s</p>" % "".join(cells))
+    css = ("body{margin:0;background:%s}#t{display:inline-block;padding:12px}"
+           "p{margin:0;height:%dpx;white-space:pre;line-height:%dpx}"
+           "i{display:inline-block;width:%dpx;height:%dpx;vertical-align:top;font-style:normal;"
+           "font:12px/%dpx 'DejaVu Sans Mono',monospace;overflow:visible;text-align:center}"
+           % (DEFAULT_BG, CELL_H, CELL_H, CELL_W, CELL_H, CELL_H))
+    return ("<!doctype html><meta charset=utf-8><style>%s</style><div id=t>%s</div>"
+            % (css, "".join(rows)))
+
+
+def test_terminal_screenshot(browser):
+    done = subprocess.run(["node", os.path.join(ROOT, "tools", "sim", "sim.mjs"), "--seed", "4",
+                           "--color"], input="rdd", capture_output=True, text=True, timeout=60,
+                          cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert "\x1b[38;2;" in done.stdout
+    ctx = browser.new_context(viewport={"width": 1100, "height": 800})
+    page = ctx.new_page()
+    page.set_content(ansi_to_html(done.stdout))
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    shot = os.path.join(ARTIFACTS, "terminal.png")
+    page.locator("#t").screenshot(path=shot)
+    os.makedirs(DOCS_IMG, exist_ok=True)
+    shutil.copyfile(shot, os.path.join(DOCS_IMG, "terminal.png"))
+    ctx.close()
