@@ -120,7 +120,9 @@ def test_wait_runs_on_simulated_time():
 
 def test_bad_protocol_lines_get_an_error_and_the_device_goes_on():
     bad = ["bogus", "press", "press FOO", "long 7", "wait", "wait x", "wait 9999999",
-           "show 1", "seed", "seed -1", "seed 1234567890", "press DRAW DRAW"]
+           "show 1", "seed", "seed -1", "seed 1234567890", "press DRAW DRAW",
+           "show " + "x" * 90,          # the firmware's console refuses lines over 80 characters
+           "pr\u00e9ss DRAW"]           # ... and bytes that are not text
     out = replies(sim(["--protocol"], "\n".join(bad + ["# a comment", "", "show"]) + "\n"))
     assert len(out) == len(bad) + 1
     for line, r in zip(bad, out):
@@ -218,6 +220,9 @@ def test_buttons_go_through_the_pins_and_the_firmwares_debounce():
         dev.advance(500); out["held_1000"] = text()[2]   # long: ranks step down
         dev.release("RANK"); dev.advance(300)
         out["released"] = text()[2]                # the release of a long press is silent
+        dev.press("HELP"); dev.press("HELP"); dev.press("HELP")   # typed fast: three taps
+        dev.advance(1000)
+        out["three_taps"] = text()[2]
         tones = []
         dev.press("DRAW")
         for i in range(10):
@@ -230,6 +235,7 @@ def test_buttons_go_through_the_pins_and_the_firmwares_debounce():
     assert r["held_500"] == "Ranks 2  Help 0"
     assert r["held_1000"] == "Ranks 1  Help 0"
     assert r["released"] == "Ranks 1  Help 0"
+    assert r["three_taps"] == "Ranks 1  Help 3"
     assert any(hz for _, hz in r["tones"])        # the click of starting the action
 
 

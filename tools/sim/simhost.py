@@ -2,16 +2,17 @@
 on the hardware stand-ins (machine.py, neopixel.py), stepped on a virtual clock.
 
 The firmware does not know it is simulated. Device() boots exactly as carddraw.app.main()
-does (Board(), Store() in the current folder, App(board, store, random, now)) and each
-step() is one pass of App.run()'s loop body (step, fail() on an exception, feed the
-watchdog), but without asyncio: the JavaScript side (tools/sim/device.mjs) calls advance(ms)
+does (Board(), Store() in the current folder, App(board, store, random, now), Console on
+the USB serial) and each step() is one pass of App.run()'s loop body (the console's lines to
+the app, step, fail() on an exception, feed the watchdog), but without asyncio: the JavaScript side (tools/sim/device.mjs) calls advance(ms)
 and the app is stepped every config.LOOP_MS of simulated time. So a simulated minute can pass
 in a fraction of a second (the protocol's `wait`), or in real time (the terminal, the web).
 
 Buttons go through the pins and the firmware's own debounce and long-press logic: a tap
 holds the pin low SHORT_MS, a long press LONG_MS; hold()/release() follow a finger or a
 mouse, and a release comes no sooner than SHORT_MS after its press, so the quickest tap is
-still a press. Protocol lines go to App.line() and the replies are collected.
+still a press. Protocol lines are typed into the USB serial (Serial below), where the
+firmware's own Console reads them; what the firmware writes back is collected.
 
 Readouts come back as JSON strings (one call, one string: cheap to pass to JavaScript):
 readout() gives the time, the LED colour, the tones since the last readout, the replies,
@@ -22,15 +23,17 @@ The store's files live in the VM's filesystem under FLASH; the JavaScript side c
 in before a boot and mirrors them out afterwards (a host folder, or the browser's storage).
 """
 import binascii
+import io
 import json
 import os
 import random
+import select
 
 import framebuf
 from machine import SIM
 
 from carddraw import config, screens
-from carddraw.app import App
+from carddraw.app import App, Console
 from carddraw.board import Board
 from carddraw.controller import View
 from carddraw.store import Store
@@ -38,7 +41,32 @@ from carddraw.store import Store
 FLASH = "/flash"
 SHORT_MS = 120    # a tap: the pin low this long, well over the 30 ms debounce
 LONG_MS = 1000    # a long press: well over config.LONG_PRESS_MS (800)
+GAP_MS = 80       # between two taps of one button, the pin high: over the debounce too
 SETTLE_MS = 700_000   # run_line() gives up after this much simulated time (a wait is at most 600 s)
+_POLL = 3             # MP_STREAM_POLL: the ioctl select.poll asks a stream
+
+
+class Serial(io.IOBase):
+    """The USB serial console's input side: text written by the host, read by the firmware's
+    own Console (select.poll and read(1), as on sys.stdin), line limits and all."""
+
+    def __init__(self):
+        self.buf = ""
+
+    def write_in(self, text):
+        self.buf += text
+
+    def read(self, n=-1):
+        if n < 0:
+            n = len(self.buf)
+        out = self.buf[:n]
+        self.buf = self.buf[n:]
+        return out
+
+    def ioctl(self, req, arg):
+        if req == _POLL:
+            return arg & select.POLLIN if self.buf else 0
+        return 0
 
 
 class Device:
@@ -59,15 +87,18 @@ class Device:
         self.replies = []
         self.tones = []              # (ms, hz) each time the buzzer's tone changed
         self._tone = 0
-        self.held = {}               # button name -> when its pin went low
-        self.releases = {}           # button name -> when its pin goes high again
+        self.held = {}               # button name -> when its pin went low (down now)
+        self.plan = []               # (ms, name, level): pin changes to come, in time order
         self.steps = 0
         self.errors = 0
         self._frame_key = None
         self._glyphs = None
-        # as app.main(): the board, the store, the app, then the loop
+        # as app.main(): the board, the store, the app, the console, then the loop; what the
+        # firmware prints to the USB serial goes to self.replies
         self.board = Board()
         self.app = App(self.board, Store(), random, self.now, write=self.replies.append)
+        self.serial = Serial()
+        self.console = Console(self.serial, self.replies.append)
         self.wdt = self.board.watchdog(config.WATCHDOG_MS)
         self.step()                  # the loop's first pass comes at once, as on the board
 
@@ -77,12 +108,10 @@ class Device:
     # -- time ------------------------------------------------------------------------------
     def step(self):
         """One pass of App.run()'s loop at self.now."""
-        for name in list(self.releases):
-            if self.now - self.releases[name] >= 0:
-                del self.releases[name]
-                self.held.pop(name, None)
-                SIM.release(name)
+        self._pins()
         try:
+            for text in self.console.lines():
+                self.app.line(text)
             self.app.step(self.now)
         except Exception as e:  # noqa: BLE001 -- as on the board: show it, carry on
             self.errors += 1
@@ -104,12 +133,13 @@ class Device:
         return self.readout()
 
     def busy(self):
-        """Protocol lines still queued, or a `wait` running."""
-        return bool(self.app.queue) or self.app.wait_until is not None
+        """Protocol input not yet read, lines queued, or a `wait` running."""
+        return bool(self.serial.buf) or bool(self.app.queue) or self.app.wait_until is not None
 
     def run_line(self, text):
-        """One protocol line, run to its end in simulated time; -> readout()."""
-        self.app.line(text)
+        """One protocol line, typed into the serial console and run to its end in simulated
+        time; -> readout()."""
+        self.serial.write_in(text + "\n")
         self.target = self.now
         limit = self.now + SETTLE_MS
         while True:
@@ -121,33 +151,60 @@ class Device:
         return self.readout()
 
     # -- buttons ---------------------------------------------------------------------------
-    def hold(self, name):
-        """The button goes down (its pin low) and stays down until release()."""
+    def _pins(self):
+        """Make the pin changes that are due."""
+        while self.plan and self.now - self.plan[0][0] >= 0:
+            at, name, level = self.plan.pop(0)
+            if level:
+                self.held.pop(name, None)
+                SIM.release(name)
+            elif name not in self.held:
+                self.held[name] = at
+                SIM.press(name)
+
+    def _at(self, ms, name, level):
+        self.plan.append((ms, name, level))
+        self.plan.sort()
+
+    def _check(self, name):
         name = name.upper()
         if name not in config.BUTTONS:
             raise ValueError("no button %r" % name)
-        self.releases.pop(name, None)
-        if name not in self.held:
-            self.held[name] = self.now
-            SIM.press(name)
+        return name
+
+    def hold(self, name):
+        """The button goes down (its pin low) now and stays down until release()."""
+        name = self._check(name)
+        self.plan = [p for p in self.plan if p[1] != name]
+        self._at(self.now, name, 0)
+        self._pins()
         return self.readout()
 
     def release(self, name):
         """The button comes up, but not sooner than SHORT_MS after it went down."""
-        name = name.upper()
+        name = self._check(name)
         down = self.held.get(name)
         if down is not None:
-            self.releases[name] = max(self.now, down + SHORT_MS)
-            if self.releases[name] == self.now:
-                del self.releases[name]
-                del self.held[name]
-                SIM.release(name)
+            self.plan = [p for p in self.plan if p[1] != name]
+            self._at(max(self.now, down + SHORT_MS), name, 1)
+            self._pins()
         return self.readout()
 
     def press(self, name, ms=SHORT_MS):
-        """A tap (or, with ms=LONG_MS, a long press): down now, up ms later."""
-        self.hold(name)
-        self.releases[name.upper()] = self.now + ms
+        """A tap (or, with ms=LONG_MS, a long press): down, then up ms later. A tap while the
+        button is still down from the last one comes after it, GAP_MS apart, as two quick
+        presses of a finger do."""
+        name = self._check(name)
+        start = self.now
+        for at, n, _ in self.plan:
+            if n == name:
+                start = max(start, at + GAP_MS)
+        if name in self.held and start == self.now:
+            start = self.now + GAP_MS   # held by hold(): let go first
+            self._at(self.now, name, 1)
+        self._at(start, name, 0)
+        self._at(start + ms, name, 1)
+        self._pins()
         return self.readout()
 
     def long(self, name):
