@@ -38,6 +38,7 @@ export class SimDevice {
     this.on = false;
     this.contrast = 0;
     this.held = [];
+    this.frames = 0;                   // pictures received: a change means redraw
     this.flashSeen = new Map();        // name -> bytes as last mirrored
   }
 
@@ -66,6 +67,7 @@ export class SimDevice {
     if (r.screen !== undefined) {
       this.screen = hexToBytes(r.screen);
       this.text = r.text;
+      this.frames++;
     }
     return r;
   }
