@@ -173,6 +173,10 @@ def test_offline_reload_resumes_the_action_from_the_service_worker_cache(site, b
     assert screen_text(page) == before                  # resumed: the same card, no escape
     page.click("button.big[data-button=DRAW]")
     wait_text(page, "D:draw  S:stop")
+    active = screen_text(page)
+    page.click("#power")                                # switched off and on: resumes again
+    page.wait_for_function("window.carddraw.ready", timeout=30000)
+    assert screen_text(page) == active
     # installable: the manifest and its icons come from the cache too
     manifest = page.evaluate("fetch('manifest.webmanifest').then(r => r.json())")
     assert manifest["display"] == "standalone" and manifest["start_url"] == "./"
