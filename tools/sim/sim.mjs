@@ -38,7 +38,7 @@ const TICK_MS = 20;        // real-time mode: the simulator catches up this ofte
 const BEEP_SHOW_MS = 250;  // real time a beep shows on the frame
 
 function fail(msg) {
-  process.stderr.write(`sim: ${msg}\n${USAGE}\n`);
+  process.stderr.write(`sim: ${msg} (node tools/sim/sim.mjs --help lists the options)\n`);
   process.exit(2);
 }
 
