@@ -58,3 +58,26 @@ def test_prepare_step_clears_old_code_but_keeps_settings_log_and_action():
         "exec(%r)\n"  # twice: an existing carddraw/ folder is fine
         "RESULT = [sorted(os.listdir('.')), os.listdir('carddraw')]\n" % (deploy.PREPARE, deploy.PREPARE))
     assert r == [["action.json", "carddraw", "log.jsonl", "settings.json"], []]
+
+
+def test_romfs_plan_puts_the_package_in_rom_and_removes_the_shadowing_folder():
+    done = subprocess.run([sys.executable, TOOL, "--port", "/dev/ttyACM9", "--romfs", "--dry-run"],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "romfs deploy" in done.stdout and "main.py :main.py" in done.stdout
+    package = os.path.join(ROOT, "build", "romfs", "carddraw")
+    assert sorted(os.listdir(package)) == sorted(
+        f[:-3] + ".mpy" for f in os.listdir(os.path.join(ROOT, "firmware", "carddraw")) if f.endswith(".py"))
+    bad = subprocess.run([sys.executable, TOOL, "--port", "/dev/x", "--romfs", "--source"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "--romfs" in bad.stderr
+
+
+def test_unshadow_step_removes_the_code_folder_and_keeps_data():
+    r = run_in_vm(
+        "import os\nos.mkdir('board2')\nos.chdir('board2')\nos.mkdir('carddraw')\n"
+        "for name in ('carddraw/app.mpy', 'settings.json', 'log.jsonl'):\n"
+        "    open(name, 'w').write('x')\n"
+        "exec(%r)\nexec(%r)\n"
+        "RESULT = sorted(os.listdir('.'))\n" % (deploy.UNSHADOW, deploy.UNSHADOW))
+    assert r == ["log.jsonl", "settings.json"]
