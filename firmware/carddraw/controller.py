@@ -508,11 +508,13 @@ class Controller:
         a = self.action
         if k == 0:
             a.referee_continue()  # R14: the black leaves the deck
+            self.card = None      # ... and off the screen, if it was still on show (no redraws)
             self._rec("referee", decision="continue", deck=list(a.deck.counts()))
             self._rearm()
             self._goto("active")
         elif k == 1:
             a.referee_end()  # R14
+            self.card = None
             self._rec("referee", decision="end")
             self._end("failed")
             self._beep("fail")
