@@ -1,12 +1,15 @@
 # The shell: one loop wiring board -> controller -> LED / buzzer / display, and the store.
 # App.step(now_ms) is one pass of the loop and takes the time as an argument, so the simulator
-# can run it on simulated time; App.run() is the asyncio loop the board uses.
+# can run it on simulated time; App.run() is the asyncio loop the board uses. The bench's
+# `log` and `test ...` commands and the power-on self-test live in selftest.py, imported only
+# when used: normal play carries none of them in RAM.
 import json
 
 from carddraw import config, screens
 from carddraw.controller import Controller, View
 
-COMMANDS = "press NAME, long NAME, wait MS, show, seed N (NAME: RANK, HELP, DRAW, STOP)"
+COMMANDS = ("press NAME, long NAME, wait MS, show, seed N, log, test led|display|button|draws|end"
+            " (NAME: RANK, HELP, DRAW, STOP)")
 MAX_LINE = 80         # a protocol line longer than this is refused
 MAX_WAIT_MS = 600_000  # one `wait` at most 10 minutes
 NOTICE_MS = 4000      # a notice (a damaged file, an error) stays this long on the bottom line
@@ -39,7 +42,8 @@ class App:
         self.drawn = None           # the (view, battery) last sent to the display
         self.error = None           # an error View shown until the next press
         self.queue = []             # protocol lines waiting
-        self.wait_until = None      # a `wait` in progress holds the queue
+        self.wait_until = None      # a `wait` (or `test button`) in progress holds the queue
+        self.test = None            # a bench test (selftest.Test) owning the LED and display
         self.notice_until = now_ms + NOTICE_MS
         self.apply_settings()
 
@@ -54,9 +58,12 @@ class App:
 
     # -- input -----------------------------------------------------------------------------------
     def button(self, name, kind, now):
-        """A press from the buttons. The press that wakes a dimmed or dark display does nothing else."""
+        """A press from the buttons. The press that wakes a dimmed or dark display, or ends a
+        bench test (answering `test button`), does nothing else."""
         self.last_input = now
-        if self.idle:
+        if self.idle or self.test is not None:
+            if self.test is not None:
+                self.test.press(self, name, kind)
             self.wake()
             return
         self.error = None
@@ -81,6 +88,9 @@ class App:
         if not words:
             return {"error": "empty line; commands: " + COMMANDS}
         cmd = words[0].lower()
+        if cmd == "test" or cmd == "log":
+            from carddraw import selftest  # the bench's extras: in RAM only once used
+            return selftest.command(self, cmd, words[1:], now)
         arg = words[1] if len(words) > 1 else None
         if len(words) > 2:
             return {"error": "%s takes one argument; commands: %s" % (cmd, COMMANDS)}
@@ -89,7 +99,8 @@ class App:
             if name not in config.BUTTONS:
                 return {"error": "%s needs a button: RANK, HELP, DRAW or STOP" % cmd}
             self.last_input = now
-            if self.idle:
+            if self.idle or self.test is not None:
+                self.end_test()
                 self.wake()
             self.error = None
             (self.controller.long if cmd == "long" else self.controller.press)(name, now)
@@ -113,14 +124,19 @@ class App:
     def reply(self, obj):
         self.write(json.dumps(obj))
 
+    def end_test(self):
+        """Back to the normal view after a bench test."""
+        self.test = None
+        self.drawn = None
+
     # -- one pass of the loop --------------------------------------------------------------------
     def step(self, now):
         board = self.board
         for name, kind in board.buttons.poll(now):
             self.button(name, kind, now)
         if self.wait_until is not None and now - self.wait_until >= 0:
-            self.reply({"ok": "wait"})
             self.wait_until = None
+            self.reply(self.test.timeout(self) if self.test is not None else {"ok": "wait"})
         while self.queue and self.wait_until is None:
             out = self.command(self.queue.pop(0), now)
             if out is not None:
@@ -147,6 +163,10 @@ class App:
     def output(self, now):
         """LED first, then the buzzer, then the display, and the display only if the view changed."""
         board = self.board
+        if self.test is not None:  # the test shows what it tests; the normal view waits
+            self.test.output(self)
+            board.buzzer.update(now)
+            return
         view = self.error or self.controller.view()
         led = view.led
         if view.blink and (now // BLINK_MS) % 2:
@@ -192,15 +212,16 @@ class App:
     # -- the board's loop ------------------------------------------------------------------------
     async def run(self, console=None):
         import asyncio
-        import time
-        wdt = self.board.watchdog(config.WATCHDOG_MS)
+        board = self.board
+        wdt = board.watchdog(config.WATCHDOG_MS)
         # ticks_ms wraps (every 2**30 ms on the RP2040); the controller gets a count that never does
-        start = time.ticks_ms()
+        start = board.ticks_ms()
         base = self.last_input
         while True:
-            now = base + time.ticks_diff(time.ticks_ms(), start)
+            t = board.ticks_ms()
+            now = base + board.ticks_diff(t, start)
             if now - base > 1 << 29:  # re-anchor long before ticks_diff's range runs out
-                start = time.ticks_add(start, now - base)
+                start = t
                 base = now
             try:
                 if console is not None:
@@ -250,12 +271,17 @@ class Console:
 
 
 def main():
-    """Start the device: called by main.py on the board."""
+    """Start the device: called by main.py on the board. DRAW held at power-on runs the
+    self-test first (tools/sim/simhost.py boots the same way)."""
     import asyncio
     import random
     from carddraw.board import Board
     from carddraw.store import Store
-    import time
     board = Board()
-    app = App(board, Store(), random, time.ticks_ms())
+    store = Store()
+    if "DRAW" in board.buttons.held():
+        from carddraw import selftest
+        asyncio.run(selftest.run(board, store))
+        selftest.unload()
+    app = App(board, store, random, board.ticks_ms())
     asyncio.run(app.run(Console()))
