@@ -44,7 +44,8 @@ export class SimDevice {
 
   // Power on. flash: {name: Uint8Array} put on the simulated flash first (a previous session's
   // files: the firmware resumes from them). seed: the VM's random seed (power-on entropy).
-  boot({ seed = null, vsys = null, flash = {} } = {}) {
+  // held: buttons held down through power-on (["DRAW"] runs the self-test).
+  boot({ seed = null, vsys = null, flash = {}, held = [] } = {}) {
     const FS = this.mp.FS;
     FS.mkdirTree(FLASH);
     for (const [name, bytes] of Object.entries(flash)) {
@@ -52,7 +53,8 @@ export class SimDevice {
       this.flashSeen.set(name, bytes);
     }
     const arg = (v) => (v === null || v === undefined ? "None" : String(Number(v)));
-    this.mp.runPython(`import simhost\n_sim_device = simhost.Device(seed=${arg(seed)}, vsys=${arg(vsys)})`);
+    const hold = JSON.stringify(held.map(String));
+    this.mp.runPython(`import simhost\n_sim_device = simhost.Device(seed=${arg(seed)}, vsys=${arg(vsys)}, held=${hold})`);
     this.py = this.mp.globals.get("_sim_device");
     return this._take(this.py.frame());
   }
@@ -79,6 +81,8 @@ export class SimDevice {
   release(name) { return this._take(this.py.release(name)); }
   // One bench-protocol line, run to its end in simulated time (a `wait` included).
   line(text) { return this._take(this.py.run_line(text)); }
+  // A simulator line ("!press DRAW", "!led", ...: simhost.META), never seen by the firmware.
+  meta(text) { return this._take(this.py.meta(text)); }
   // A key from KEYS: -> [button, long] or null.
   key(ch) {
     const k = KEYS[ch];

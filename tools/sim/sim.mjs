@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { bootVM, ROOT } from "../mpvm/vm.mjs";
-import { SimDevice, KEYS, ledName } from "./device.mjs";
+import { SimDevice, KEYS, BUTTONS, ledName } from "./device.mjs";
 import { drawDevice, legend, FULL_WIDTH } from "./term.mjs";
 
 const USAGE = `usage: node tools/sim/sim.mjs [options]
@@ -20,7 +20,11 @@ const USAGE = `usage: node tools/sim/sim.mjs [options]
                     of simulated time) and prints the last screen, e.g. echo rdq | make sim
   --script FILE     run bench-protocol lines (press, long, wait, show, seed) from FILE and
                     print the JSON replies, one a line; time is simulated (wait 60000 is quick)
-  --protocol        the same, with the lines read from stdin
+  --protocol        the same, with the lines read from stdin. Lines starting with ! act on the
+                    simulated hardware and never reach the firmware: !press NAME, !long NAME,
+                    !hold NAME, !release NAME (a tap plays out in the time of the lines after
+                    it), !advance MS, !led, !screen; each answers one {"sim": ...} line
+  --hold NAME       power on with this button held (DRAW: the self-test); !release NAME lets go
   --flash DIR       keep the device's flash (settings, action, log) in DIR: a restarted
                     simulator resumes the action, as the device does after a power cut
   --seed N          seed the VM's random numbers (repeatable draws); default: random
@@ -55,6 +59,11 @@ function parseArgs(argv) {
       process.exit(0);
     } else if (a === "--script") o.script = need(i++, "a file");
     else if (a === "--protocol") o.protocol = true;
+    else if (a === "--hold") {
+      const v = need(i++, "a button").toUpperCase();
+      if (!BUTTONS.includes(v)) fail(`--hold needs a button: ${BUTTONS.join(", ")}`);
+      (o.held ??= []).push(v);
+    }
     else if (a === "--flash") o.flash = need(i++, "a folder");
     else if (a === "--seed") {
       const v = need(i++, "a whole number");
@@ -106,7 +115,7 @@ async function boot(o) {
   if (o.flash) fs.mkdirSync(o.flash, { recursive: true });
   const dev = new SimDevice(mp);
   const seed = o.seed ?? Math.floor(Math.random() * 1e9);
-  dev.boot({ seed, vsys: o.vsys, flash: loadFlash(o.flash) });
+  dev.boot({ seed, vsys: o.vsys, flash: loadFlash(o.flash), held: o.held ?? [] });
   mirror(dev, o.flash);
   dev.vmOut = () => vmOut;
   return dev;
@@ -124,7 +133,7 @@ async function protocol(o) {
   for await (const raw of rl) {
     const text = raw.trim();
     if (!text || text.startsWith("#")) continue;
-    const r = dev.line(text);
+    const r = text.startsWith("!") ? dev.meta(text) : dev.line(text);
     for (const reply of r.replies) process.stdout.write(reply + "\n");
     mirror(dev, o.flash);
   }

@@ -2,17 +2,29 @@
 on the hardware stand-ins (machine.py, neopixel.py), stepped on a virtual clock.
 
 The firmware does not know it is simulated. Device() boots exactly as carddraw.app.main()
-does (Board(), Store() in the current folder, App(board, store, random, now), Console on
-the USB serial) and each step() is one pass of App.run()'s loop body (the console's lines to
-the app, step, fail() on an exception, feed the watchdog), but without asyncio: the JavaScript side (tools/sim/device.mjs) calls advance(ms)
+does (Board(), Store() in the current folder; with DRAW held at power-on the self-test first,
+carddraw.selftest.SelfTest stepped as selftest.run() steps it; then App(board, store, random,
+now), Console on the USB serial) and each step() is one pass of App.run()'s loop body (the
+console's lines to the app, step, fail() on an exception, feed the watchdog), but without
+asyncio: the JavaScript side (tools/sim/device.mjs) calls advance(ms)
 and the app is stepped every config.LOOP_MS of simulated time. So a simulated minute can pass
 in a fraction of a second (the protocol's `wait`), or in real time (the terminal, the web).
+Device(held=["DRAW"]) powers on with those buttons held down (release() lets go).
 
 Buttons go through the pins and the firmware's own debounce and long-press logic: a tap
 holds the pin low SHORT_MS, a long press LONG_MS; hold()/release() follow a finger or a
 mouse, and a release comes no sooner than SHORT_MS after its press, so the quickest tap is
 still a press. Protocol lines are typed into the USB serial (Serial below), where the
 firmware's own Console reads them; what the firmware writes back is collected.
+
+Simulator lines (meta(), for the bench's --sim mode) start with "!" and never reach the
+firmware: they act on the simulated hardware as a person would and answer {"sim": ...}:
+  !press NAME, !long NAME   a tap (long press) starts now and plays out in the simulated time
+                            of the lines that follow (e.g. `test button 5000`)
+  !hold NAME, !release NAME the button goes down / comes up
+  !advance MS               MS of simulated time pass (0-600000)
+  !led                      the LED as the pins drive it: {"sim": "led", "rgb": [r, g, b]}
+  !screen                   the OLED as a person sees it: on, lit pixels, the text read back
 
 Readouts come back as JSON strings (one call, one string: cheap to pass to JavaScript):
 readout() gives the time, the LED colour, the tones since the last readout, the replies,
@@ -44,6 +56,7 @@ LONG_MS = 1000    # a long press: well over config.LONG_PRESS_MS (800)
 GAP_MS = 80       # between two taps of one button, the pin high: over the debounce too
 SETTLE_MS = 700_000   # run_line() gives up after this much simulated time (a wait is at most 600 s)
 _POLL = 3             # MP_STREAM_POLL: the ioctl select.poll asks a stream
+META = "!press NAME, !long NAME, !hold NAME, !release NAME, !advance MS, !led, !screen"
 
 
 class Serial(io.IOBase):
@@ -70,8 +83,10 @@ class Serial(io.IOBase):
 
 
 class Device:
-    def __init__(self, seed=None, flash=FLASH, vsys=None):
+    def __init__(self, seed=None, flash=FLASH, vsys=None, held=()):
         SIM.reset()                  # power-on
+        for name in held:            # buttons held down through power-on
+            SIM.press(self._check(name))
         self.now = 0
         SIM.clock = self.clock       # the watchdog reads the virtual clock
         if vsys is not None:
@@ -88,6 +103,8 @@ class Device:
         self.tones = []              # (ms, hz) each time the buzzer's tone changed
         self._tone = 0
         self.held = {}               # button name -> when its pin went low (down now)
+        for name in held:
+            self.held[self._check(name)] = 0
         self.plan = []               # (ms, name, level): pin changes to come, in time order
         self.steps = 0
         self.errors = 0
@@ -96,19 +113,37 @@ class Device:
         # as app.main(): the board, the store, the app, the console, then the loop; what the
         # firmware prints to the USB serial goes to self.replies
         self.board = Board()
-        self.app = App(self.board, Store(), random, self.now, write=self.replies.append)
+        self.store = Store()
+        self.app = None
+        self.selftest = None
         self.serial = Serial()
         self.console = Console(self.serial, self.replies.append)
         self.wdt = self.board.watchdog(config.WATCHDOG_MS)
+        if "DRAW" in self.board.buttons.held():   # as app.main()
+            from carddraw.selftest import SelfTest
+            self.selftest = SelfTest(self.board, self.store, self.now)
+        else:
+            self._start()
         self.step()                  # the loop's first pass comes at once, as on the board
+
+    def _start(self):
+        self.app = App(self.board, self.store, random, self.now, write=self.replies.append)
 
     def clock(self):
         return self.now
 
     # -- time ------------------------------------------------------------------------------
     def step(self):
-        """One pass of App.run()'s loop at self.now."""
+        """One pass of App.run()'s loop at self.now (or of selftest.run()'s before it)."""
         self._pins()
+        if self.app is None:
+            if self.selftest.step(self.now):
+                self.selftest = None
+                self._start()
+            self.wdt.feed()
+            self.steps += 1
+            self._tones()
+            return
         try:
             for text in self.console.lines():
                 self.app.line(text)
@@ -118,6 +153,9 @@ class Device:
             self.app.fail(e, self.now)
         self.wdt.feed()
         self.steps += 1
+        self._tones()
+
+    def _tones(self):
         tone = SIM.tone
         if tone != self._tone:
             self._tone = tone
@@ -134,7 +172,9 @@ class Device:
 
     def busy(self):
         """Protocol input not yet read, lines queued, or a `wait` running."""
-        return bool(self.serial.buf) or bool(self.app.queue) or self.app.wait_until is not None
+        app = self.app
+        return bool(self.serial.buf) or (app is not None and (bool(app.queue)
+                                                              or app.wait_until is not None))
 
     def run_line(self, text):
         """One protocol line, typed into the serial console and run to its end in simulated
@@ -210,6 +250,44 @@ class Device:
     def long(self, name):
         return self.press(name, LONG_MS)
 
+    # -- simulator lines -------------------------------------------------------------------
+    def meta(self, text):
+        """A "!" line: acts on the simulated hardware, never seen by the firmware; its answer
+        joins the replies. -> readout()."""
+        words = text[1:].split()
+        cmd = words[0].lower() if words else ""
+        arg = words[1] if len(words) > 1 else None
+        try:
+            if len(words) > 2:
+                raise ValueError("one argument at most")
+            if cmd in ("press", "long", "hold", "release"):
+                if arg is None:
+                    raise ValueError("!%s needs a button: RANK, HELP, DRAW or STOP" % cmd)
+                name = self._check(arg)
+                getattr(self, cmd)(name)
+                out = {"sim": cmd, "button": name}
+            elif cmd == "advance":
+                if arg is None or not arg.isdigit() or int(arg) > 600_000:
+                    raise ValueError("!advance needs milliseconds, 0 to 600000")
+                self.advance(int(arg))
+                out = {"sim": "advance", "t": self.now}
+            elif cmd == "led" and arg is None:
+                out = {"sim": "led", "rgb": list(SIM.led_rgb())}
+            elif cmd == "screen" and arg is None:
+                pic = SIM.screen()
+                n = 0
+                for b in pic:
+                    while b:
+                        b &= b - 1
+                        n += 1
+                out = {"sim": "screen", "on": SIM.oled_on, "lit": n, "text": self.ocr(pic)}
+            else:
+                raise ValueError("unknown simulator line %r" % text[:20])
+        except ValueError as e:
+            out = {"error": "simulator: %s; simulator lines: %s" % (e, META)}
+        self.replies.append(json.dumps(out))
+        return self.readout()
+
     # -- what a person sees and hears ------------------------------------------------------
     def readout(self, frame=False):
         """JSON: t (ms), led [r, g, b], tones [[ms, hz]...], replies [json text...], held,
@@ -257,7 +335,7 @@ class Device:
     def render_view(self):
         """Hex of the firmware's own rendering (screens.render on a framebuf) of the view the
         app last sent to the display: what the OLED should show, for the tests."""
-        key = self.app.drawn
+        key = self.app.drawn if self.app is not None else None
         if key is None:
             return ""
         buf = bytearray(1024)
