@@ -18,7 +18,8 @@ Bench commands, over the USB serial (App.command hands them here):
                     nothing changes -> {"ok": "draws", "n", "deck": [g, y, r, b], "counts"}
   test end          back to the normal view -> {"ok": "end"}
 A test (led, display, button) owns the LED and the display until `test end`, another test,
-a `press`/`long` line or a press of a button (which then does nothing else).
+a `press`/`long` line or a press of a button (which then does nothing else). `show` still
+answers with the controller's view: what comes back when the test ends.
 
 Power-on self-test (DRAW held at power-on): SelfTest.step(now) is one pass, on any clock, so
 the simulator drives it on simulated time; run() is the board's loop around it. The screen
