@@ -248,3 +248,22 @@ def test_console_reads_whole_lines_without_blocking_and_refuses_bad_ones():
     assert con.lines() == ["press RANK", "wait 10"]
     assert [json.loads(x)["error"][:10] for x in replies] == ["line longe", "line with "]
     os.close(write_fd)
+
+
+def test_a_long_press_clicks_when_it_registers_and_fires_no_short_press():
+    r = vm("""
+        app = boot()
+        run(app, 100)
+        SIM.press("RANK")
+        tones = []
+        for i in range(60):          # hold 1.2 s, watching the buzzer
+            run(app, 20)
+            tones.append(SIM.tone)
+        SIM.release("RANK")
+        run(app, 200)
+        RESULT = {"tones": tones, "lines": app.controller.show()["lines"]}
+    """)
+    first = next(i for i, t in enumerate(r["tones"]) if t)
+    assert 35 <= first <= 45 and r["tones"][first] == 2400   # ~0.8 s in: the click
+    # long RANK steps down (1 -> 9: rank 0 is for a scan only, R3); no short press added one
+    assert "Ranks 9" in r["lines"][2]

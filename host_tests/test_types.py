@@ -1,8 +1,8 @@
 """mypy on the firmware modules that touch hardware, against the MicroPython rp2 stubs.
 
 The stubs live in .stubs/ (`make` installs them with pip --target); mypy-firmware.ini points
-mypy at them instead of CPython's standard library. app.py and main.py are checked once they
-exist; board.py and ssd1306.py must exist.
+mypy at them instead of CPython's standard library. Every module that touches the
+board (board, ssd1306, app, selftest, main) must exist and pass.
 """
 import os
 import subprocess
@@ -11,8 +11,9 @@ import sys
 from conftest import ROOT
 
 CONFIG = os.path.join(ROOT, "mypy-firmware.ini")
-REQUIRED = ["firmware/carddraw/board.py", "firmware/carddraw/ssd1306.py"]
-WHEN_PRESENT = ["firmware/carddraw/app.py", "firmware/main.py"]
+REQUIRED = ["firmware/carddraw/board.py", "firmware/carddraw/ssd1306.py",
+            "firmware/carddraw/app.py", "firmware/carddraw/selftest.py", "firmware/main.py"]
+WHEN_PRESENT = []
 
 
 def mypy(*paths):

@@ -68,7 +68,8 @@ class App:
             return
         self.error = None
         if kind == "long":
-            self.controller.long(name, now)
+            self.board.buzzer.play("click", now)  # the long press registered (a screen's own
+            self.controller.long(name, now)       # beep, if any, follows and replaces it)
         else:
             self.controller.press(name, now)
 
