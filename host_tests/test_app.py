@@ -9,49 +9,14 @@ from carddraw.action import Action
 from carddraw.deck import Deck
 
 SIM = os.path.join(ROOT, "tools", "sim")
+VMLIB = os.path.join(ROOT, "host_tests", "vmlib")
 
-PRELUDE = """
-import json, random
-from machine import SIM
-from carddraw.board import Board
-from carddraw.store import Store
-from carddraw.app import App
+PRELUDE = "from app_harness import *\n"  # boot, run, send, tap on a virtual clock
 
-class Clock:
-    t = 0
-CLOCK = Clock()
-SIM.clock = lambda: CLOCK.t
-REPLIES = []
-
-def boot(seed=1):
-    random.seed(seed)
-    return App(Board(), Store(), random, CLOCK.t, write=REPLIES.append)
-
-def run(app, ms):
-    end = CLOCK.t + ms
-    while CLOCK.t < end:
-        CLOCK.t += 20
-        app.step(CLOCK.t)
-
-def send(app, *lines):
-    del REPLIES[:]
-    for line in lines:
-        app.line(line)
-    run(app, 20)
-    while app.queue or app.wait_until is not None:   # until every line is answered
-        run(app, 20)
-    return [json.loads(r) for r in REPLIES]
-
-def tap(app, name, ms=120):
-    SIM.press(name)
-    run(app, ms)
-    SIM.release(name)
-    run(app, 100)
-"""
 
 
 def vm(body):
-    return run_in_vm(PRELUDE + textwrap.dedent(body), libs=[SIM])
+    return run_in_vm(PRELUDE + textwrap.dedent(body), libs=[SIM, VMLIB])
 
 
 def test_bench_protocol_commands_and_errors():

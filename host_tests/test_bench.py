@@ -24,6 +24,7 @@ import deploy  # noqa: E402
 TOOL = os.path.join(ROOT, "tools", "bench.py")
 SCENARIOS = sorted(glob.glob(os.path.join(ROOT, "tools", "scenarios", "*.txt")))
 SIMLIB = os.path.join(ROOT, "tools", "sim")
+VMLIB = os.path.join(ROOT, "host_tests", "vmlib")
 
 
 def tool(*args, stdin=None, timeout=120):
@@ -218,48 +219,12 @@ def test_serial_link_skips_lines_that_are_not_json_and_streams_the_log():
 
 # -- the protocol additions, through App in the VM ---------------------------------------------
 PRELUDE = """
-import json, random
-from machine import SIM
-from carddraw.board import Board
-from carddraw.store import Store
-from carddraw.app import App
-
-class Clock:
-    t = 0
-CLOCK = Clock()
-SIM.clock = lambda: CLOCK.t
-OUT = []
+from app_harness import *   # boot, run, send, one, tap on a virtual clock
+OUT = REPLIES
+_boot = boot
 
 def boot(seed=1):
-    random.seed(seed)
-    app = App(Board(), Store(), random, CLOCK.t, write=OUT.append)
-    app.board.watchdog(5000)
-    return app
-
-def run(app, ms):
-    end = CLOCK.t + ms
-    while CLOCK.t < end:
-        CLOCK.t += 20
-        app.step(CLOCK.t)
-        app.board.wdt.feed()
-
-def send(app, *lines):
-    del OUT[:]
-    for line in lines:
-        app.line(line)
-    run(app, 20)
-    while app.queue or app.wait_until is not None:
-        run(app, 20)
-    return [json.loads(r) for r in OUT]
-
-def one(app, line):
-    return send(app, line)[-1]
-
-def tap(app, name, ms=120):
-    SIM.press(name)
-    run(app, ms)
-    SIM.release(name)
-    run(app, 100)
+    return _boot(seed, watchdog=True)
 
 def lit():
     n = 0
@@ -272,7 +237,7 @@ def lit():
 
 
 def vm(body):
-    return run_in_vm(PRELUDE + textwrap.dedent(body), libs=[SIMLIB])
+    return run_in_vm(PRELUDE + textwrap.dedent(body), libs=[SIMLIB, VMLIB])
 
 
 def test_test_led_sets_the_led_until_the_test_ends_and_the_display_says_so():
