@@ -232,3 +232,15 @@ def test_a_long_press_clicks_when_it_registers_and_fires_no_short_press():
     assert 35 <= first <= 45 and r["tones"][first] == 2400   # ~0.8 s in: the click
     # long RANK steps down (1 -> 9: rank 0 is for a scan only, R3); no short press added one
     assert "Ranks 9" in r["lines"][2]
+
+
+def test_an_error_repeating_every_pass_is_logged_once():
+    r = vm("""
+        app = boot()
+        for i in range(50):
+            app.fail(OSError(5), CLOCK.t + i * 20)
+        app.fail(ValueError("other"), CLOCK.t + 2000)
+        records, _ = app.store.read_log()
+        RESULT = [rec["why"] for rec in records if rec["ev"] == "error"]
+    """)
+    assert r == ["OSError: 5", "ValueError: other"]

@@ -41,6 +41,7 @@ class App:
         self.idle = 0               # 0 awake, 1 dimmed, 2 display off
         self.drawn = None           # the (view, battery) last sent to the display
         self.error = None           # an error View shown until the next press
+        self.last_error = None      # the last error logged
         self.queue = []             # protocol lines waiting
         self.wait_until = None      # a `wait` (or `test button`) in progress holds the queue
         self.test = None            # a bench test (selftest.Test) owning the LED and display
@@ -202,10 +203,12 @@ class App:
     def fail(self, exc, now):
         """An unexpected exception: log it, show it until the next press, carry on."""
         why = "%s: %s" % (type(exc).__name__, exc)
-        try:
-            self.store.log({"ev": "error", "why": why[:200]})
-        except Exception:  # the store itself may be what failed; the screen still says so
-            pass
+        if why != self.last_error:  # a fault that repeats every pass is logged once, not 50/s
+            self.last_error = why
+            try:
+                self.store.log({"ev": "error", "why": why[:200]})
+            except Exception:  # the store itself may be what failed; the screen still says so
+                pass
         self.error = View("error", ["ERROR", why[:16], why[16:32], why[32:48], "", "",
                                     "any key: go on", ""], "red", False)
         self.drawn = None
