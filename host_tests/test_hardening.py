@@ -314,3 +314,249 @@ def test_a_referee_decision_taken_on_the_card_screen_clears_the_black_card(decis
     c.long("STOP", 1000)                      # the lock again, and cancelled
     c.long("STOP", 1000)
     assert c.view().screen == after
+
+
+# == 6. The referee lock: everything a player can reach without the code ==========================
+class Chooser:
+    """The BFS's rng: a draw takes the first card of the colour the search chose (R9 order),
+    so every colour in the deck is a branch of its own."""
+
+    def __init__(self, c):
+        self.c = c
+        self.want = None
+
+    def randrange(self, n):
+        counts = self.c.action.deck.counts()
+        assert self.want is not None and sum(counts) == n, "an unplanned draw"
+        i = COLOURS.index(self.want)
+        assert counts[i] > 0
+        return sum(counts[:i])
+
+
+def clone(c):
+    """A copy of a controller that shares nothing mutable with it (the Action, its Deck and
+    the settings are the only parts changed in place; undo, msg and views are replaced)."""
+    n = Controller.__new__(Controller)
+    n.__dict__.update(c.__dict__)
+    n.settings = dict(c.settings)
+    if c.action is not None:
+        n.action = copy.copy(c.action)
+        n.action.deck = copy.copy(c.action.deck)
+    n._log = []
+    n._beeps = []
+    n.rng = Chooser(n)
+    return n
+
+
+def clip(x, low, high):
+    return max(low, min(high, x))
+
+
+def freeze(d):
+    """A flat dict of JSON values (lists inside) as a hashable tuple, in key order."""
+    if d is None:
+        return None
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(d.items()))
+
+
+def state_key(c):
+    """Everything that decides what a controller does next, each part only where it can:
+    the lock's entered presses and where it returns to only on the lock (they are reset on
+    the way in), the cursor only on menus (reset on the way in), the message only on it, the
+    idle time only on the referee screens (every press sets it, and the lock is entered by
+    one), the timed draw only in timed mode (set at start, fixed while an action runs), the
+    finishing countdown only on its screen (set on the way in). Times are relative to now,
+    clipped at the thresholds that matter."""
+    s = c.screen
+    m = c.msg if s == "message" else None
+    locked = s in LOCKED or (m is not None and m[2] in LOCKED)
+    a = c.action
+    return (s, a and (freeze(saved.to_dict(a)), freeze(c.undo), c.card, c.applied, c.ended),
+            freeze(c.settings),
+            c.code if s in ("lock", "newcode") else None,
+            c.back if s == "lock" or locked else None,
+            c.cur if s in ("success", "options", "refmenu", "adjust") else None,
+            c.editing if s in ("options", "adjust") else None,
+            c.chained, c.warn if s == "active" else 0, m and (m[0], tuple(m[1]), m[2]),
+            clip(c.due - c.now, -1, 61000) if c.settings["timed"] and c.due is not None else None,
+            clip(c.now - c.idle, 0, IDLE_MS + 1) if locked else None,
+            clip(c.fin_end - c.now, -1, 60001) if s == "finishing" else None,
+            freeze(c.before) if s == "options" else None)
+
+
+JUMPS_BFS = (5000, 31000, 61000)
+EVENTS_BFS = ([("press", b) for b in BUTTONS] + [("long", b) for b in BUTTONS]
+              + [("tick", ms) for ms in JUMPS_BFS] + [("power", None)])
+REFEREE_ONLY = ("referee", "adjust", "undo", "helper_leaves")
+
+
+def may_draw(c, kind, arg):
+    a = c.action
+    if a is None or a.state != "active" or a.pending is not None and c.screen != "card":
+        return False
+    return ((c.screen == "active" and (arg == "DRAW" and kind == "press" or kind == "tick"))
+            or (c.screen == "card" and kind == "press" and arg == "HELP"))
+
+
+def forms_code(c, kind, arg):
+    """The press that would complete the referee code on the lock screen: never made."""
+    return (c.screen == "lock" and kind == "press" and len(c.code) == 3
+            and c.code + arg[0] == c.settings["lock"])
+
+
+def step(c, kind, arg, colour):
+    """One event on a copy of c -> (the new controller, its log)."""
+    n = clone(c)
+    n.rng.want = colour
+    if kind == "press":
+        n.press(arg, n.now)
+    elif kind == "long":
+        n.long(arg, n.now)
+    elif kind == "tick":
+        n.now += arg
+    else:  # a power cut: a new controller on the saved resume state and settings
+        rs = json.loads(json.dumps(n.resume_state()))
+        t = n.now
+        n = Controller(settings=json.loads(json.dumps(n.settings)), now_ms=t, resume=rs)
+        n.rng = Chooser(n)
+    n.tick(n.now)                 # the app ticks after every event
+    return n, n.take_log()
+
+
+def violations(before, after, kind, log):
+    """What a player without the code must never manage, on one event."""
+    bad = []
+    evs = [r["ev"] for r in log]
+    if after.screen in ("refmenu", "adjust", "newcode"):
+        bad.append("referee screen " + after.screen)
+    for r in log:
+        if r["ev"] in REFEREE_ONLY or (r["ev"] == "settings" and "lock" in r):
+            bad.append("referee function %s" % r)
+        if r["ev"] == "error":
+            bad.append("error %s" % r)
+    if after.settings["lock"] != before.settings["lock"]:
+        bad.append("lock code changed")
+    a, b = before.action, after.action
+    if kind == "power":
+        if after.resume_state() != json.loads(json.dumps(before.resume_state())):
+            bad.append("power cut lost the action")
+        return bad
+    if a is None:
+        return bad
+    if b is None or "start" in evs:   # the action was cleared or replaced ...
+        if a.state not in END_STATES:  # ... only once it had ended, and that was logged
+            bad.append("action %s dropped" % a.state)
+        return bad
+    if a.state == "referee" and b.state != "referee":
+        bad.append("black passed without the referee")             # R14
+    if a.state not in END_STATES and b.state in END_STATES and "end" not in evs:
+        bad.append("ended without an end record")
+    if b.draws < a.draws:
+        bad.append("draw undone")
+    if b.deck.counts() != a.deck.counts() and "accept" not in evs:
+        bad.append("deck changed without a card")                  # R19 is the referee's
+    if b.helpers != a.helpers:
+        bad.append("helper left")
+    return bad
+
+
+def explore(settings, depth, cap, code_known=False):
+    """Breadth-first over the states reachable from a fresh action, without the code (or,
+    to show the search finds what it looks for, with it)."""
+    root = Controller(settings=settings, rng=None, now_ms=0)
+    root.rng = Chooser(root)
+    root.press("DRAW", 0)
+    root.take_log()
+    assert root.screen == "active"
+    seen = {state_key(root): None}
+    frontier = deque([(root, 0, None)])
+    found = []
+    screens = set()
+    edges = 0
+    pruned = 0
+    reached = 0
+    while frontier:
+        c, d, path = frontier.popleft()
+        reached = max(reached, d)
+        screens.add(c.screen)
+        if d >= depth or (c.action is None and c.screen in ("setup", "options")):
+            continue  # back at set-up the action is over (its end logged): a fresh start
+        for kind, arg in EVENTS_BFS:
+            if forms_code(c, kind, arg) and not code_known:
+                pruned += 1
+                continue
+            colours = [None]
+            if may_draw(c, kind, arg):
+                counts = c.action.deck.counts()
+                colours = [x for x, k in zip(COLOURS, counts) if k] or [None]
+            for colour in colours:
+                n, log = step(c, kind, arg, colour)
+                edges += 1
+                bad = violations(c, n, kind, log)
+                here = (path, (kind, arg, colour))
+                if bad:
+                    found.append((bad, here))
+                k = state_key(n)
+                if k not in seen and len(seen) < cap:
+                    seen[k] = here
+                    frontier.append((n, d + 1, here))
+    return {"states": len(seen), "edges": edges, "depth": reached, "pruned code presses": pruned,
+            "capped": len(seen) >= cap, "screens": sorted(screens)}, found, seen
+
+
+def unroll(path):
+    out = []
+    while path:
+        path, ev = path
+        out.append(ev)
+    return out[::-1]
+
+
+def replay(settings, path):
+    """The controller at the end of a path, played from a fresh action without clone()."""
+    c = Controller(settings=settings, rng=None, now_ms=0)
+    c.rng = Chooser(c)
+    c.press("DRAW", 0)
+    for kind, arg, colour in path:
+        c, _ = step(c, kind, arg, colour)
+    return c
+
+
+BFS_DEPTH = int(os.environ.get("HARDENING_BFS_DEPTH", 0))
+LOCK_CASES = [  # (name, settings, depth in `make test`)
+    ("referee, a black, a redraw", dict(referee=True, black=1, redraws=1, needed=2), 7),
+    ("referee, two blacks, no redraws, timed 30 s, code DDSS",
+     dict(referee=True, black=2, redraws=0, timed=True, interval=30, helpers=2, lock="DDSS"), 5),
+    ("no referee, a black, code SRDH", dict(referee=False, black=1, redraws=2, lock="SRDH"), 5),
+]
+
+
+@pytest.mark.parametrize("name,changes,depth", LOCK_CASES, ids=[c[0] for c in LOCK_CASES])
+def test_no_path_without_the_code_reaches_a_referee_function(name, changes, depth):
+    """Every sequence of short and long presses of the four buttons, clock jumps of 5, 31 and
+    61 s and power cuts from a fresh action, up to `depth` events (HARDENING_BFS_DEPTH for a
+    deeper run), never entering the code: no referee screen, no black passed (R14), no deck
+    adjusted (R19), no draw undone, no helper sent away, no code changed, no action dropped
+    or ended without its record -- and no error."""
+    depth = BFS_DEPTH or depth
+    settings = dict(config.defaults(), **changes)
+    stats, found, seen = explore(settings, depth, cap=2_000_000)
+    figure("lock: " + name, stats)
+    assert not found, [(bad, unroll(path)) for bad, path in found[:3]]
+    assert not stats["capped"]
+    assert {"active", "card", "lock", "message", "referee" if settings["referee"] else "failed"} \
+        <= set(stats["screens"])
+    # the copies the search works on behave as the real thing: replay a sample of paths
+    for k in random.Random(1).sample(sorted(seen, key=repr), 40):
+        if seen[k] is not None:
+            assert state_key(replay(settings, unroll(seen[k]))) == k
+
+
+def test_the_lock_search_finds_the_referee_functions_with_the_code():
+    """The same search, allowed to enter the code, reaches the referee menu and its functions
+    at once: the checks above are not vacuous."""
+    settings = dict(config.defaults(), referee=True, black=1, redraws=0)
+    stats, found, _ = explore(settings, 7, cap=20000, code_known=True)
+    kinds = set(b.split(" ")[0] + " " + b.split(" ")[1] for bad, _ in found for b in bad)
+    assert "referee screen" in kinds and "referee function" in kinds, kinds
+    assert any("black passed" in b for bad, _ in found for b in bad)
