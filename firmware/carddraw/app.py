@@ -16,6 +16,18 @@ NOTICE_MS = 4000      # a notice (a damaged file, an error) stays this long on t
 BLINK_MS = 250
 
 
+def number(arg, most=9):
+    """arg as a whole number if it is 1 to `most` ASCII digits, else None. Not str.isdigit():
+    under CPython it also takes '²' (which int() then refuses) or Arabic-Indic digits, and
+    int() of a few thousand digits raises there."""
+    if arg is None or not 0 < len(arg) <= most:
+        return None
+    for ch in arg:
+        if not "0" <= ch <= "9":
+            return None
+    return int(arg)
+
+
 class App:
     def __init__(self, board, store, rng=None, now_ms=0, write=print):
         self.board = board
@@ -108,19 +120,21 @@ class App:
             (self.controller.long if cmd == "long" else self.controller.press)(name, now)
             return {"ok": cmd, "button": name, "screen": self.controller.view().screen}
         if cmd == "wait":
-            if arg is None or not arg.isdigit() or int(arg) > MAX_WAIT_MS:
+            ms = number(arg)
+            if ms is None or ms > MAX_WAIT_MS:
                 return {"error": "wait needs milliseconds, 0 to %d" % MAX_WAIT_MS}
-            self.wait_until = now + int(arg)
+            self.wait_until = now + ms
             return None
         if cmd == "show":
             if arg is not None:
                 return {"error": "show takes no argument"}
             return self.controller.show()
         if cmd == "seed":
-            if arg is None or not arg.isdigit() or len(arg) > 9:
+            n = number(arg)
+            if n is None:
                 return {"error": "seed needs a whole number, 0 to 999999999"}
-            why = self.controller.seed(int(arg))
-            return {"error": why} if why else {"ok": "seed", "seed": int(arg)}
+            why = self.controller.seed(n)
+            return {"error": why} if why else {"ok": "seed", "seed": n}
         return {"error": "unknown command %r; commands: %s" % (cmd[:16], COMMANDS)}
 
     def reply(self, obj):

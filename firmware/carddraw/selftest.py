@@ -30,6 +30,7 @@ on a fresh press of DRAW or after END_MS. The result goes to the log as {"ev": "
 """
 from carddraw import config, screens
 from carddraw.controller import View
+from carddraw.app import number
 
 LED_TESTS = ("green", "yellow", "red", "black", "off")
 TESTS = "test led COLOUR, test display, test button MS, test draws N, test end"
@@ -71,9 +72,9 @@ def command(app, cmd, args, now):
             return {"error": "test display takes no argument"}
         test = Test("display")
     else:
-        if arg is None or not arg.isdigit() or len(arg) > 5 or not 0 < int(arg) <= MAX_BUTTON_MS:
+        ms = number(arg, 5)
+        if ms is None or not 0 < ms <= MAX_BUTTON_MS:
             return {"error": "test button needs milliseconds, 1 to %d" % MAX_BUTTON_MS}
-        ms = int(arg)
         test = Test("button", ["Button test", "Press a button", "within %d s" % ((ms + 999) // 1000)],
                     None, ms)
         app.wait_until = now + ms
@@ -106,7 +107,8 @@ def stream_log(app):
 
 def draws(app, arg):
     """R9 sampled: N draws from the set-up screen's deck, each card put back."""
-    if arg is None or not arg.isdigit() or len(arg) > 5 or not 0 < int(arg) <= MAX_DRAWS:
+    n = number(arg, 5)
+    if n is None or not 0 < n <= MAX_DRAWS:
         return {"error": "test draws needs a number of draws, 1 to %d" % MAX_DRAWS}
     c = app.controller
     if c.screen != "setup":
@@ -116,7 +118,6 @@ def draws(app, arg):
     s = c.settings
     a = Action(s["skill"], s["ranks"], s["helpers"], s["bonus"], s["green"], s["yellow"],
                s["red"], s["black"], s["needed"], s["auto"])
-    n = int(arg)
     counts = [0, 0, 0, 0]
     wdt = getattr(app.board, "wdt", None)
     try:
