@@ -270,6 +270,7 @@ def test_fuzz_controller_state_machine():
     n = int(examples or 150)
     run_state_machine_as_test(ControllerMachine, settings=hsettings(
         max_examples=n, stateful_step_count=100, deadline=None, derandomize=examples is None,
+        database=None if examples is None else hsettings.default.database,
         suppress_health_check=[HealthCheck.too_slow]))
     seen = sorted(FUZZ["screens"])
     figure("fuzz: %d examples" % n, dict(FUZZ, screens=seen, failures=0))
