@@ -34,8 +34,8 @@ from collections import deque  # noqa: E402
 
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings as hsettings, strategies as st  # noqa: E402
-from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, precondition,  # noqa: E402
-                                 rule, run_state_machine_as_test)
+from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, rule,  # noqa: E402
+                                 run_state_machine_as_test)
 
 from carddraw import config, saved  # noqa: E402
 from carddraw.controller import Controller, SCREENS, LOCKED, IDLE_MS, clean, WARN_MS  # noqa: E402

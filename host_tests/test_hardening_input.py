@@ -19,7 +19,7 @@ from conftest import ROOT, run_in_vm
 from carddraw import config, saved
 from carddraw.app import App, Console, MAX_LINE
 from carddraw.controller import Controller, clean
-from carddraw.store import Store, older, LINE_MAX
+from carddraw.store import Store, older
 from fakeflash import FakeFlash
 from test_hardening import figure
 

@@ -241,7 +241,7 @@ def event():
     b = Bench(fs)
     b.play(actions=ACTIONS)
     fs.snaps.append(dict(fs.flash))
-    recs = [r for r, _ in [records_of(fs.flash)]][0]
+    recs, _ = records_of(fs.flash)
     b.counts["draws"] = sum(1 for r in recs if r["ev"] == "draw")
     b.counts["black"] = sum(1 for r in recs if r.get("card") == "black" and r["ev"] == "draw")
     b.counts["timed draws"] = sum(1 for r in recs if r["ev"] == "draw" and r["timed"])
