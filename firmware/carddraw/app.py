@@ -11,6 +11,7 @@ from carddraw.controller import Controller, View
 COMMANDS = ("press NAME, long NAME, wait MS, show, seed N, log, test led|display|button|draws|end"
             " (NAME: RANK, HELP, DRAW, STOP)")
 MAX_LINE = 80         # a protocol line longer than this is refused
+MAX_QUEUE = 16        # protocol lines held while a `wait` runs (the bench tool sends one at a time)
 MAX_WAIT_MS = 600_000  # one `wait` at most 10 minutes
 NOTICE_MS = 4000      # a notice (a damaged file, an error) stays this long on the bottom line
 BLINK_MS = 250
@@ -45,8 +46,12 @@ class App:
                 store.save_action(None)
                 resume = None
         self.controller = Controller(settings, rng, now_ms, resume)
-        if resume is not None:
-            store.log({"ev": "resume", "screen": self.controller.view().screen})
+        if resume is not None and resume.get("action") is not None:
+            if self.controller.action is None:  # the controller refused it: say so once
+                self._notice(store.report(config.ACTION_FILE, "not resumable", "resume lost"))
+                store.save_action(None)
+            else:
+                store.log({"ev": "resume", "screen": self.controller.view().screen})
         self.saved_settings = self.controller.settings_version
         self.saved_resume = self.controller.resume_version
         self.last_input = now_ms
@@ -93,7 +98,11 @@ class App:
         self.drawn = None
 
     def line(self, text):
-        """A bench-protocol line from the USB console; handled in order by step()."""
+        """A bench-protocol line from the USB console; handled in order by step(). While a
+        `wait` holds the queue, at most MAX_QUEUE lines wait; more are refused, not stored."""
+        if len(self.queue) >= MAX_QUEUE:
+            self.reply({"error": "busy: %d lines waiting, line ignored" % MAX_QUEUE})
+            return
         self.queue.append(text)
 
     def command(self, text, now):
@@ -267,7 +276,11 @@ class Console:
 
     def lines(self):
         out = []
-        while self.poll.poll(0):
+        # at most two lines' worth a pass: a host sending faster than that must not keep the
+        # loop here (the watchdog would fire); the rest waits in the USB buffer, nothing lost
+        for _ in range(2 * MAX_LINE + 2):
+            if not self.poll.poll(0):
+                break
             ch = self.stream.read(1)
             if not ch:
                 break

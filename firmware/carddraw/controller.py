@@ -646,13 +646,20 @@ class Controller:
     def _restore(self, r):
         try:
             a = saved.from_dict(r["action"])
+            # a damaged undo snapshot or card costs only itself, never the action
             undo = r.get("undo")
-            if undo is not None:
-                saved.from_dict(undo)  # check it
+            try:
+                saved.from_dict(undo)
+            except Exception:
+                undo = None
             card = r.get("card")
-            if card is not None:
-                check_colour(card)
             applied = r.get("applied") is True
+            if card is not None:
+                try:
+                    check_colour(card)
+                except Exception:
+                    card = None
+                    applied = False
             if a.pending is not None or not applied:
                 card = a.pending
                 applied = False
