@@ -297,7 +297,7 @@ def test_black_without_referee_fails_at_once_R14():
     log = c.take_log()
     assert log[-1]["ev"] == "end" and log[-1]["outcome"] == "failed"
     v = keys(c, "D")
-    assert v.screen == "failed" and v.led == "red" and "void (R14)" in v.lines
+    assert v.screen == "failed" and v.led == "black" and "void (R14)" in v.lines  # purple
     assert "the heart stops" in joined(c)     # R24, surgery's black
     v = keys(c, "D")
     assert v.screen == "setup" and c.action is None

@@ -115,6 +115,13 @@ class ControllerMachine(RuleBasedStateMachine):
         self.event("tick", gap)
         self.event("press", "DRAW")
 
+    @rule()
+    def let_a_minute_pass(self):
+        """The clock running a second at a time, as the app's loop sees it: in timed mode the
+        warning comes and the device draws by itself (R21), whatever screen it is on."""
+        for _ in range(61):
+            self.event("tick", 1000)
+
     @rule(button=st.sampled_from(BUTTONS))
     def long_press(self, button):
         self.event("long", button)
@@ -233,13 +240,13 @@ class ControllerMachine(RuleBasedStateMachine):
                     assert "referee" in evs or "undo" in evs, evs
                 if before["state"] not in END_STATES and a.state in END_STATES:
                     assert "end" in evs, evs
-        # the LED: the card drawn last, or nothing -- but for the timed warning (yellow, R21)
-        # and the failed screen, which shows the outcome in red
+        # the LED: the card drawn last, or nothing -- but for the timed warning (yellow, R21);
+        # the failed screen keeps the black that ended it (purple), whatever came since
         if v.screen in ("card", "referee", "success"):
             assert v.led == self.last, (v.screen, v.led, self.last)
             assert v.led == {"card": c.card, "referee": "black", "success": "green"}[v.screen]
         elif v.screen == "failed":
-            assert v.led == "red"
+            assert v.led == "black"
         elif v.blink:
             assert v.screen == "active" and v.led == "yellow"
         else:
@@ -268,6 +275,10 @@ def test_fuzz_controller_state_machine():
     fixed set of 150, so `make test` is quick and always the same."""
     examples = os.environ.get("FUZZ_EXAMPLES")
     n = int(examples or 150)
+    if examples is None:
+        # the state machine's run takes its seed from the global random state, which other
+        # tests move: pin it so the default run is the same whatever ran before
+        random.seed(150)
     run_state_machine_as_test(ControllerMachine, settings=hsettings(
         max_examples=n, stateful_step_count=100, deadline=None, derandomize=examples is None,
         database=None if examples is None else hsettings.default.database,
@@ -311,7 +322,7 @@ def test_a_referee_decision_taken_on_the_card_screen_clears_the_black_card(decis
     assert c.view().screen == after and c.action.state == after
     assert c.card is None and c.resume_state()["screen"] == after
     rebooted = Controller(settings=dict(c.settings), resume=json.loads(json.dumps(c.resume_state())))
-    assert rebooted.view().screen == after and rebooted.view().led in (None, "red")
+    assert rebooted.view().screen == after and rebooted.view().led in (None, "black")
     c.long("STOP", 1000)                      # the lock again, and cancelled
     c.long("STOP", 1000)
     assert c.view().screen == after

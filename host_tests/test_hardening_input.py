@@ -280,9 +280,6 @@ def test_a_damaged_card_or_undo_costs_only_itself():
         assert c.action.pending == a["pending"]                  # a pending card is kept
 
 
-@pytest.mark.xfail(strict=True, reason="an object with no action in it (e.g. {\"v\": 1}): the "
-                   "store and the app take it for nothing to resume, the controller says "
-                   "'Not resumed' -- at every boot, as nobody clears it; see docs/reliability.md")
 def test_a_resume_object_without_an_action_does_not_nag_at_every_boot():
     app, fs, board = boot(good_files(action=b'{"v": 1}'))
     for i in range(3):

@@ -46,7 +46,7 @@ class App:
                 store.save_action(None)
                 resume = None
         self.controller = Controller(settings, rng, now_ms, resume)
-        if resume is not None and resume.get("action") is not None:
+        if resume:
             if self.controller.action is None:  # the controller refused it: say so once
                 self._notice(store.report(config.ACTION_FILE, "not resumable", "resume lost"))
                 store.save_action(None)

@@ -850,7 +850,8 @@ class Controller:
             lines = [s == "failed" and "Failed" or "Black card", "Catastrophe!"]
             lines += (wrap(words(a.skill, "black")) + [""])[:2]
             if s == "failed":
-                return lines + [tally(a), "Successes may be", "void (R14)", "D:done"], "red"
+                # the LED keeps the black that ended it (purple): red would read as a complication
+                return lines + [tally(a), "Successes may be", "void (R14)", "D:done"], "black"
             return lines + ["Referee decides", "(R14). Referee:", "hold STOP + code"], "black"
         if s == "success":
             c = self.cur
