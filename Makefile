@@ -45,7 +45,7 @@ bench: setup
 	@for f in tools/benchmarks/*.py; do $(PY) $$f || exit 1; done
 
 deploy: setup
-	$(PY) tools/deploy.py
+	$(PY) tools/deploy.py $(ARGS)
 
 logs: setup
 	$(PY) tools/bench.py logs
