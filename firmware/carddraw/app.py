@@ -15,6 +15,7 @@ MAX_QUEUE = 16        # protocol lines held while a `wait` runs (the bench tool 
 MAX_WAIT_MS = 600_000  # one `wait` at most 10 minutes
 NOTICE_MS = 4000      # a notice (a damaged file, an error) stays this long on the bottom line
 BLINK_MS = 250
+BATTERY_MS = 5000     # the battery is read this often, not every loop pass (8 ADC reads each)
 
 
 def number(arg, most=9):
@@ -57,6 +58,8 @@ class App:
         self.last_input = now_ms
         self.idle = 0               # 0 awake, 1 dimmed, 2 display off
         self.drawn = None           # the (view, battery) last sent to the display
+        self.battery = 0            # battery level in tenths, read every BATTERY_MS
+        self.battery_at = None
         self.error = None           # an error View shown until the next press
         self.last_error = None      # the last error logged
         self.queue = []             # protocol lines waiting
@@ -207,7 +210,10 @@ class App:
             view = View(view.screen, view.lines[:7] + [self.notices[0][:16]], view.led, view.blink)
         if self.idle == 2:
             return
-        key = (view.screen, tuple(view.lines), board.battery.percent() // 10)
+        if self.battery_at is None or now - self.battery_at >= BATTERY_MS:
+            self.battery = board.battery.percent() // 10  # the icon has 10 steps
+            self.battery_at = now
+        key = (view.screen, tuple(view.lines), self.battery)
         if key != self.drawn:
             screens.render(view, board.display, key[2] * 10)
             board.display.show()

@@ -1,5 +1,5 @@
 # Exact odds the device shows (R25, R26). Pure, iterative, cheap enough for an RP2040.
-from carddraw.deck import GREEN, YELLOW, RED, BLACK
+from carddraw.deck import GREEN, YELLOW, RED, BLACK, settle
 
 # R26 stops iterating once the probability still undecided is below this. That undecided mass
 # is an exact bound on the error: the true chance lies in [result, result + undecided].
@@ -59,7 +59,7 @@ def chance(counts, greens_needed, tail=TAIL):
             undecided += alive[j]
         if undecided < tail or steps >= MAX_STEPS:
             return won, undecided, steps
-        y, r, b = plus_yellow(y, r, b)
+        _, y, r, b = settle(0, y + 1, r, b)  # R12/R13 add a yellow, then R8
 
 
 def action_chance(a, tail=TAIL):
@@ -81,24 +81,12 @@ def action_chance(a, tail=TAIL):
         successes += 1 if auto_applied else 1 + auto_bonus
         auto_applied = True
     elif pending == YELLOW or pending == RED:
-        y, r, b = plus_yellow(y, r, b)
+        _, y, r, b = settle(0, y + 1, r, b)  # R12/R13 add a yellow, then R8
     # greens still to draw (R10), the first of them bringing the automatic successes (R11)
     left = a.needed - successes
     if left > 0 and not auto_applied and auto_bonus:
         left = 1 + max(0, left - 1 - auto_bonus)
     return chance((g, y, r, b), max(0, left), tail)
-
-
-def plus_yellow(y, r, b):
-    """R12/R13 then R8 on a settled deck: one more yellow, compounding as needed."""
-    y += 1
-    if y >= 4:
-        y -= 3
-        r += 1
-        if r >= 4:
-            r -= 3
-            b += 1
-    return y, r, b
 
 
 def success_chance(a):
