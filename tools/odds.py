@@ -2,20 +2,25 @@
 succeed (R25, R26), a table of chances by rank and difficulty, and that table as a chart.
 
     python tools/odds.py --ranks 2 --helpers 1 --red 1 --needed 2
-    python tools/odds.py --table [--needed 2 ...]
+    python tools/odds.py --table [--needed 2 --red 1 ...]
     python tools/odds.py --plot odds.png
+
+Chances are shown as the device shows them: one decimal place, "<0.1%" for a long shot that is
+still possible, ">99.9%" for a near-certainty; "0%" and "100%" only when it is sure.
+Exit status: 0 done, 2 a bad argument or a file that cannot be written (one line says which).
 """
 import argparse
 import os
 import sys
+import textwrap
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "firmware"))
 
 from carddraw.action import Action, SKILLS  # noqa: E402
 from carddraw.deck import COLOURS  # noqa: E402
-from carddraw.odds import next_card, action_chance  # noqa: E402
+from carddraw.odds import next_card, action_chance, fmt_chance  # noqa: E402
 
-# (label, extra difficulty cards) for the table's columns
+# (label, extra difficulty cards) for the table's rows
 PRESETS = [
     ("none", {}),
     ("+1 yellow", {"yellow": 1}),
@@ -27,8 +32,10 @@ PRESETS = [
     ("+1 red +1 black", {"red": 1, "black": 1}),
 ]
 TABLE_RANKS = range(0, 6)
+MAX_CARDS = 9  # of one colour set by a task (R6)
+DEFAULT_RANKS = 1
 NUMBER_ARGS = [  # (name, low, high, default, help)
-    ("ranks", 0, 9, 1, "lead's skill ranks (R3; 0 for a scanner only)"),
+    ("ranks", 0, 9, DEFAULT_RANKS, "lead's skill ranks (R3; 0 for a scanner only)"),
     ("helpers", 0, 9, 0, "assistants with the skill (R4)"),
     ("bonus", 0, 9, 0, "bonus greens from other modifiers (R5)"),
     ("green", 0, 9, 0, "difficulty green cards (R6)"),
@@ -37,17 +44,22 @@ NUMBER_ARGS = [  # (name, low, high, default, help)
     ("black", 0, 9, 0, "difficulty black cards (R6)"),
     ("needed", 1, 9, 1, "successes needed (R7)"),
     ("auto", 0, 9, 0, "automatic successes (R11)"),
-    ("redraws", 0, 9, 0, "redraws (R15); R26 assumes none are spent"),
+    ("redraws", 0, 9, 0, "redraws (R15)"),
 ]
+# what each added setting is called in the table's header, in the order shown
+ADDED_WORDS = [("bonus", "bonus green"), ("green", "green"), ("yellow", "yellow"),
+               ("red", "red"), ("black", "black"), ("auto", "automatic success"),
+               ("redraws", "redraw")]
 
 
 class OneLineParser(argparse.ArgumentParser):
-    """Bad input: one line naming the argument and what is allowed, exit status 2."""
+    """Bad input: one line naming the argument and what is allowed, exit status 2. The line
+    starts with this tool's own name (self.prog)."""
 
     def error(self, message):
         if message.startswith("unrecognized arguments"):
-            message += " (odds --help lists the arguments)"
-        sys.stderr.write("odds: %s\n" % message)
+            message += " (%s --help lists the arguments)" % self.prog
+        sys.stderr.write("%s: %s\n" % (self.prog, message))
         sys.exit(2)
 
 
@@ -64,14 +76,27 @@ def whole(name, low, high):
     return parse
 
 
-def parser():
-    p = OneLineParser(prog="odds", description=__doc__.split("\n\n")[0])
+def action_parser(prog, doc, ranks_default=DEFAULT_RANKS):
+    """A parser with every action setting (R3-R15, R24): shared by odds and play."""
+    p = OneLineParser(prog=prog, description=doc.split("\n\n")[0],
+                      formatter_class=argparse.RawDescriptionHelpFormatter,
+                      epilog=doc.split("\n\n", 1)[1] if "\n\n" in doc else None)
     p.add_argument("--skill", choices=SKILLS, default="surgery", help="the action (R24)")
     for name, low, high, default, text in NUMBER_ARGS:
+        if name == "ranks":
+            default = ranks_default
+        shown = (" (default %d)" % default if default is not None
+                 else " (default %d; not with --table or --plot)" % DEFAULT_RANKS)
         p.add_argument("--" + name, type=whole(name, low, high), default=default,
-                       help="%s, %d-%d (default %d)" % (text, low, high, default))
+                       help="%s, %d-%d%s" % (text, low, high, shown))
     p.add_argument("--referee", action="store_true", help="a referee is present (R14)")
-    p.add_argument("--table", action="store_true", help="chance to succeed, ranks 0-5 x difficulty presets")
+    return p
+
+
+def parser():
+    p = action_parser("odds", __doc__, ranks_default=None)
+    p.add_argument("--table", action="store_true",
+                   help="chance to succeed, ranks 0-5 x difficulty presets (--ranks not allowed)")
     p.add_argument("--plot", metavar="FILE.png", help="draw the table as a chart into FILE.png")
     return p
 
@@ -83,53 +108,90 @@ def action_from(args, **changes):
     return Action(**kwargs)
 
 
+def plural(n, word):
+    if n == 1:
+        return "%d %s" % (n, word)
+    return "%d %s" % (n, word + ("es" if word.endswith("ss") else "s"))
+
+
+def deck_line(counts):
+    g, y, r, b = counts
+    return "deck: %d green, %d yellow, %d red, %d black (%d cards)" % (g, y, r, b, g + y + r + b)
+
+
+def next_card_lines(counts):
+    return ["  %-6s %6s" % (colour, fmt_chance(p)) for colour, p in zip(COLOURS, next_card(counts))]
+
+
 def describe(a):
-    g, y, r, b = a.deck.counts()
-    p, undecided, steps = action_chance(a)
-    lines = ["%s, rank %d, %d helper%s, %d success%s needed" % (
-        a.skill, a.ranks, a.helpers, "" if a.helpers == 1 else "s", a.needed,
-        "" if a.needed == 1 else "es"),
-        "deck: %d green, %d yellow, %d red, %d black (%d cards)" % (g, y, r, b, g + y + r + b),
-        "next card:"]
-    for colour, chance in zip(COLOURS, next_card(a.deck.counts())):
-        lines.append("  %-6s %5.1f%%" % (colour, 100 * chance))
-    lines.append("chance to succeed: %.1f%% (exact, error under %.0e)" % (100 * p, max(undecided, 1e-9)))
+    p, undecided, _ = action_chance(a)
+    lines = ["%s, rank %d, %s, %s needed" % (a.skill, a.ranks, plural(a.helpers, "helper"),
+                                            plural(a.needed, "success")),
+             deck_line(a.deck.counts()), "next card:"]
+    lines += next_card_lines(a.deck.counts())
+    lines.append("chance to succeed: %s (exact, error under %.0e)" % (fmt_chance(p), max(undecided, 1e-9)))
     return "\n".join(lines)
 
 
 def table(args):
-    """rows: ranks 0-5; columns: presets. Rank 0 is a scanner (R3)."""
+    """-> (rows, capped): rows are ranks 0-5, columns the presets; capped is True when a
+    preset would have passed 9 cards of a colour and was held at 9. Rank 0 is a scanner (R3)."""
     rows = []
+    capped = False
     for ranks in TABLE_RANKS:
         row = []
         for _, extra in PRESETS:
             changes = {"ranks": ranks, "skill": "scan" if ranks == 0 else args.skill}
             for colour, n in extra.items():
-                changes[colour] = min(9, getattr(args, colour) + n)
+                changes[colour] = min(MAX_CARDS, getattr(args, colour) + n)
+                capped = capped or getattr(args, colour) + n > MAX_CARDS
             row.append(action_chance(action_from(args, **changes))[0])
         rows.append(row)
-    return rows
+    return rows, capped
 
 
-def pct(v):
-    """Whole percent, but never round a near-certainty up to 100% or a long shot down to 0%."""
-    if 0.995 <= v < 1:
-        return "%.1f%%" % min(99.9, 100 * v)
-    if 0 < v < 0.005:
-        return "%.1f%%" % max(0.1, 100 * v)
-    return "%.0f%%" % (100 * v)
+def added_text(args):
+    """Every card and setting the user added, which every row of the table includes."""
+    added = ["+" + plural(getattr(args, name), word) for name, word in ADDED_WORDS
+             if getattr(args, name)]
+    if args.referee:
+        added.append("a referee present")
+    return ", ".join(added)
 
 
-def format_table(rows, args):
+def table_title(args):
+    head = "chance to succeed at %s, %s needed, %s" % (
+        args.skill, plural(args.needed, "success"), plural(args.helpers, "helper"))
+    added = added_text(args)
+    return head + ("; every row also has " + added if added else "")
+
+
+def format_table(rows, capped, args):
     width = max(len(label) for label, _ in PRESETS)
-    head = "chance to succeed, %d needed, %d helpers (rank 0: scanner)" % (args.needed, args.helpers)
-    out = [head, "%-*s" % (width, "difficulty") + "".join("  rank %d" % r for r in TABLE_RANKS)]
+    out = [table_title(args) + " (rank 0: a scan)",
+           "%-*s" % (width, "difficulty") + "".join("  rank %d" % r for r in TABLE_RANKS)]
     for j, (label, _) in enumerate(PRESETS):
-        out.append("%-*s" % (width, label) + "".join("%8s" % pct(rows[i][j]) for i in range(len(rows))))
+        out.append("%-*s" % (width, label) + "".join("%8s" % fmt_chance(rows[i][j]) for i in range(len(rows))))
+    if capped:
+        out.append("(a row that would pass %d cards of a colour holds %d)" % (MAX_CARDS, MAX_CARDS))
     return "\n".join(out)
 
 
-def plot(rows, args, path):
+def check_plot_path(path):
+    """-> None if a PNG can be written at path, else what is wrong (one line)."""
+    if not path.lower().endswith(".png"):
+        return "--plot: the chart is a PNG, so the file name must end in .png, not %r" % path
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        return "--plot: no folder %s to write %s into" % (folder, os.path.basename(path))
+    if os.path.isdir(path):
+        return "--plot: %s is a folder, not a file" % path
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        return "--plot: %s cannot be written (no permission)" % path
+    return None
+
+
+def plot(rows, capped, args, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -142,30 +204,43 @@ def plot(rows, args, path):
     for j in range(len(PRESETS)):
         for i in range(len(rows)):
             v = grid[j][i]
-            ax.text(i, j, pct(v), ha="center", va="center", fontsize=12,
+            ax.text(i, j, fmt_chance(v), ha="center", va="center", fontsize=11,
                     fontweight="bold", color="black" if 0.25 < v < 0.85 else "white")
-    ax.set_title("Card Draw: chance to succeed (%d needed, %d helpers)" % (args.needed, args.helpers))
-    ax.set_xlabel("lead's skill ranks (rank 0: scanner only)")
+    ax.set_title(textwrap.fill("Card Draw: " + table_title(args), 80), fontsize=10)
+    ax.set_xlabel("lead's skill ranks (rank 0: a scan)" + (
+        "\n(a row that would pass %d cards of a colour holds %d)" % (MAX_CARDS, MAX_CARDS) if capped else ""))
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    try:
+        fig.savefig(path)
+    finally:
+        plt.close(fig)
 
 
 def main(argv=None):
     p = parser()
     args = p.parse_args(argv)
+    if args.table or args.plot is not None:
+        if args.ranks is not None:
+            p.error("--ranks: the table shows every rank from 0 to 5, so leave --ranks out")
+        bad = check_plot_path(args.plot) if args.plot is not None else None
+        if bad:
+            p.error(bad)
+    elif args.ranks is None:
+        args.ranks = DEFAULT_RANKS
     try:
-        if args.table or args.plot:
-            rows = table(args)
-            if args.table:
-                print(format_table(rows, args))
-            if args.plot:
-                plot(rows, args, args.plot)
-                print("chart saved to %s" % args.plot)
-        else:
+        if not (args.table or args.plot is not None):
             print(describe(action_from(args)))
+            return 0
+        rows, capped = table(args)
+        if args.table:
+            print(format_table(rows, capped, args))
+        if args.plot is not None:
+            plot(rows, capped, args, args.plot)
+            print("chart saved to %s" % args.plot)
     except ValueError as e:  # a rule on the parameters, e.g. rank 0 outside scanning (R3)
         p.error(str(e))
+    except OSError as e:  # the disk filled up, the folder went away
+        p.error("--plot: %s cannot be written: %s" % (args.plot, e.strerror or e))
     return 0
 
 

@@ -7,6 +7,22 @@ TAIL = 1e-6
 MAX_STEPS = 5000  # a hard ceiling; never reached for decks the device can build (see make bench)
 
 
+def fmt_chance(p):
+    """A chance as players read it, one decimal place: "0%" only when impossible and "100%"
+    only when certain; a possible long shot shows "<0.1%", a near-certainty ">99.9%" (R25, R26).
+    Whole numbers only, so CPython and MicroPython print the same text."""
+    if p <= 0:
+        return "0%"
+    if p >= 1:
+        return "100%"
+    tenths = int(p * 1000 + 0.5)
+    if tenths < 1:
+        return "<0.1%"
+    if tenths > 999:
+        return ">99.9%"
+    return "%d.%d%%" % (tenths // 10, tenths % 10)
+
+
 def next_card(counts):
     """R25: the chance of each colour on the next draw, (green, yellow, red, black)."""
     total = sum(counts)
