@@ -1,47 +1,124 @@
-"""Play one Card Draw action in the terminal, drawing until it ends (no redraws spent, R26).
-Before every draw it prints the deck and the odds (R20, R25, R26); then the card and its result.
+"""Play one Card Draw action in the terminal, card by card, in the action's own words.
 
-    python tools/play.py --ranks 2 --helpers 1 --red 1 --needed 2 [--seed 7]
+    python tools/play.py --ranks 2 --helpers 1 --red 1 --needed 2 [--seed 7] [--auto-draw]
+
+Before every draw it shows the deck, the next-card odds and the chance to succeed, and asks
+the lead: d to draw, s to stop (the end of input stops too). After a card, with redraws left,
+it asks a to accept, r to redraw (the end of input accepts). A black card with a referee
+present asks the referee: c to go on (the black leaves the deck), e to end the action.
+--auto-draw answers for them: draw until the action ends, accept every card, end at a black.
+Exit status: 0 played, 2 a bad argument (one line says which).
 """
 import os
 import random
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import odds  # noqa: E402  (same arguments as the odds tool)
-from carddraw.odds import next_card, success_chance  # noqa: E402
+import odds  # noqa: E402  (the same action settings as the odds tool)
+from carddraw.odds import next_card, success_chance, fmt_chance  # noqa: E402
+from carddraw.deck import COLOURS  # noqa: E402
+# R24: the firmware's own words for each skill and colour, not a copy of them
+from carddraw.controller import NAMES, KINDS, SKILLS, words, part  # noqa: E402
 
-RESULT = {"green": "success", "yellow": "setback: a yellow joins the deck",
-          "red": "complication: a yellow joins the deck", "black": "CATASTROPHE"}
+LEAD_ASK = ("draw or stop? [d/s] ", {"d": "draw", "s": "stop"}, "stop")
+CARD_ASK = ("accept or redraw? [a/r] ", {"a": "accept", "r": "redraw"}, "accept")
+REFEREE_ASK = ("referee: go on or end? [c/e] ", {"c": "continue", "e": "end"}, "end")
 
 
-def main(argv=None):
-    p = odds.parser()
-    p.prog = "play"
+def parser():
+    p = odds.action_parser("play", __doc__)
     p.add_argument("--seed", type=odds.whole("seed", 0, 2 ** 31), help="repeatable shuffles")
+    p.add_argument("--auto-draw", action="store_true",
+                   help="no questions: draw until the action ends, accept every card, end at a black")
+    return p
+
+
+def ask(question, stdin, out):
+    """Ask until the answer is one of the choices; the end of input takes the default."""
+    prompt, choices, default = question
+    while True:
+        out.write(prompt)
+        out.flush()
+        line = stdin.readline()
+        if not line:
+            out.write("\n(end of input: %s)\n" % default)
+            return default
+        if not stdin.isatty():  # answers from a pipe: show them, so the transcript reads
+            out.write(line if line.endswith("\n") else line + "\n")
+        answer = line.strip().lower()
+        if answer in choices:
+            return choices[answer]
+        out.write("answer %s, not %r\n" % (" or ".join(
+            "%s to %s" % (k, v) for k, v in choices.items()), line.strip()))
+
+
+def show_odds(a, out):
+    counts = a.deck.counts()
+    g, y, r, b = counts
+    out.write("deck: %d green, %d yellow, %d red, %d black | next: %s | chance to succeed: %s\n" % (
+        g, y, r, b, ", ".join("%s %s" % (c, fmt_chance(p)) for c, p in zip(COLOURS, next_card(counts))),
+        fmt_chance(success_chance(a))))
+
+
+def say_card(a, colour, out):
+    out.write("draw %d: %s -- %s: %s\n" % (a.draws, colour.upper(), part(KINDS, COLOURS.index(colour)),
+                                          words(a.skill, colour)))
+
+
+def draw_one(a, rng, answer, out):
+    """One draw, its redraws (R15) and its result (R10-R14)."""
+    colour = a.draw(rng)
+    say_card(a, colour, out)
+    while a.redraws_left and answer(CARD_ASK) == "redraw":
+        colour = a.redraw(rng)
+        out.write("redraw (%d left): " % a.redraws_left)
+        say_card(a, colour, out)
+    a.accept()
+    out.write("successes %d/%d, complications %d\n" % (a.successes, a.needed, a.complications))
+    if a.state == "referee":
+        out.write("a black card with a referee present: the referee decides\n")
+        if answer(REFEREE_ASK) == "continue":
+            a.referee_continue()
+            out.write("the referee lets the action go on; the black card leaves the deck\n")
+        else:
+            a.referee_end()
+
+
+AFTERWORDS = {"stopped": ": a failed attempt, this task cannot be tried again today"}
+
+
+def play(a, rng, answer, out):
+    out.write("%s: %s\n" % (part(NAMES, SKILLS.index(a.skill)), odds.plural(a.needed, "success")
+                            + " needed"))
+    while a.state == "active":
+        show_odds(a, out)
+        if a.deck.total() == 0:  # R22: reachable only through a referee's adjustment
+            out.write("the deck is empty: nothing to draw\n")
+            break
+        if answer(LEAD_ASK) == "stop":
+            a.stop()  # R16
+            break
+        draw_one(a, rng, answer, out)
+    out.write("outcome: %s after %s%s\n" % (a.state, odds.plural(a.draws, "draw"),
+                                            AFTERWORDS.get(a.state, "")))
+
+
+def main(argv=None, stdin=None, out=None):
+    p = parser()
     args = p.parse_args(argv)
     try:
         a = odds.action_from(args)
-    except ValueError as e:
+    except ValueError as e:  # a rule on the parameters, e.g. rank 0 outside scanning (R3)
         p.error(str(e))
-    rng = random.Random(args.seed)
-    print("%s: %d success%s needed" % (a.skill, a.needed, "" if a.needed == 1 else "es"))
-    while a.state == "active":
-        g, y, r, b = a.deck.counts()
-        pg, py, pr, pb = next_card(a.deck.counts())
-        print("deck G%d Y%d R%d B%d | next G%.0f%% Y%.0f%% R%.0f%% B%.0f%% | succeed %.1f%%" % (
-            g, y, r, b, 100 * pg, 100 * py, 100 * pr, 100 * pb, 100 * success_chance(a)))
-        if a.deck.total() == 0:
-            print("the deck is empty: nothing to draw (R22)")
-            break
-        colour = a.draw(rng)
-        a.accept()
-        print("draw %d: %s -- %s (successes %d/%d, complications %d)" % (
-            a.draws, colour.upper(), RESULT[colour], a.successes, a.needed, a.complications))
-        if a.state == "referee":
-            print("black with a referee present: the referee decides (R14); this tool ends it")
-            a.referee_end()
-    print("outcome: %s after %d draws" % (a.state, a.draws))
+    stdin = stdin or sys.stdin
+    out = out or sys.stdout
+    if args.auto_draw:
+        def answer(question):
+            return "draw" if question is LEAD_ASK else question[2]
+    else:
+        def answer(question):
+            return ask(question, stdin, out)
+    play(a, random.Random(args.seed), answer, out)
     return 0
 
 
