@@ -10,10 +10,11 @@ import pytest
 
 from carddraw import config, saved
 from carddraw.action import Action
-from carddraw.controller import (Controller, View, OPTS, words, wrap, clean, deck_line,
+from carddraw.controller import (Controller, View, OPTS, words, wrap, deck_line,
                                  odds_line, pct)
 from carddraw.deck import COLOURS
 from carddraw.odds import success_chance, next_card
+from carddraw.settings import check
 
 NAME = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
 
@@ -182,8 +183,8 @@ def test_settings_version_bumps_on_each_change():
 
 
 def test_bad_settings_fall_back_to_defaults():
-    s = clean({"ranks": 12, "helpers": "2", "timed": 1, "skill": "cooking", "lock": "RRX1",
-               "interval": 45, "needed": 3})
+    s, _ = check({"ranks": 12, "helpers": "2", "timed": 1, "skill": "cooking", "lock": "RRX1",
+                  "interval": 45, "needed": 3})
     d = config.defaults()
     assert s["ranks"] == d["ranks"] and s["helpers"] == d["helpers"]
     assert s["timed"] is False and s["skill"] == d["skill"] and s["lock"] == d["lock"]

@@ -38,7 +38,8 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, r
                                  run_state_machine_as_test)
 
 from carddraw import config, saved  # noqa: E402
-from carddraw.controller import Controller, SCREENS, LOCKED, IDLE_MS, clean, WARN_MS  # noqa: E402
+from carddraw.controller import Controller, SCREENS, LOCKED, IDLE_MS, WARN_MS  # noqa: E402
+from carddraw.settings import check  # noqa: E402
 from carddraw.deck import COLOURS  # noqa: E402
 
 BUTTONS = config.BUTTONS
@@ -251,7 +252,7 @@ class ControllerMachine(RuleBasedStateMachine):
             assert v.screen == "active" and v.led == "yellow"
         else:
             assert v.led is None, (v.screen, v.led)
-        assert clean(c.settings) == c.settings
+        assert check(c.settings) == (c.settings, [])
 
     @invariant()
     def no_referee_screen_stays_open_unattended(self):

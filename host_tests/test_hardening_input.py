@@ -17,8 +17,10 @@ import pytest
 
 from conftest import ROOT, run_in_vm
 from carddraw import config, saved
-from carddraw.app import App, Console, MAX_LINE
-from carddraw.controller import Controller, clean
+from carddraw.app import App
+from carddraw.protocol import Console, MAX_LINE
+from carddraw.controller import Controller
+from carddraw.settings import check
 from carddraw.store import Store, older
 from fakeflash import FakeFlash
 from test_hardening import figure
@@ -84,7 +86,7 @@ def go_on(app, board, now=10_000):
     shown = []
     for i, name in enumerate(("RANK", "DRAW", "DRAW", "HELP", "DRAW")):
         board.buttons.push(name)
-        app.step(now + 500 * (i + 1))
+        app.loop_pass(now + 500 * (i + 1))
         shown.append(list(board.display.shown))
     return shown
 
@@ -171,7 +173,7 @@ def test_damaged_settings_boot_the_app(name, data):
         data_obj = None
     if isinstance(data_obj, dict) and len(data) <= 4096:  # store.SETTINGS_MAX
         for k, v in data_obj.items():
-            if k in config.defaults() and clean({k: v})[k] == v and type(v) is type(config.defaults()[k]):
+            if k in config.defaults() and check({k: v})[0][k] == v and type(v) is type(config.defaults()[k]):
                 assert s[k] == v or k == "ranks", (k, v)
     # nothing else lost: the action came back (as it was before any press) and the log
     assert Controller(settings=s, resume=GOOD_ACTION).resume_state() == GOOD_ACTION
@@ -283,7 +285,7 @@ def test_a_damaged_card_or_undo_costs_only_itself():
 def test_a_resume_object_without_an_action_does_not_nag_at_every_boot():
     app, fs, board = boot(good_files(action=b'{"v": 1}'))
     for i in range(3):
-        app.step(20_000 + 20 * i)
+        app.loop_pass(20_000 + 20 * i)
     again, _, _ = boot(fs.reboot().flash)
     assert again.controller.view().screen != "message"
 
@@ -361,7 +363,8 @@ def test_bad_protocol_lines_through_app_line_get_an_error_and_change_nothing():
         try:
             for _ in range(3):
                 t += 20
-                app.step(t)
+                if not app.loop_pass(t):  # the pass caught an exception: report it
+                    raise RuntimeError(app.last_error)
         except Exception as e:  # noqa: BLE001 -- what we are looking for
             failures.append((line[:20], "%s: %s" % (type(e).__name__, str(e)[:60])))
             app.queue = []
@@ -481,7 +484,7 @@ def test_the_protocol_queue_is_bounded_while_a_wait_holds_it():
     replies = []
     app.write = replies.append
     app.line("wait 600000")
-    app.step(20_000)
+    app.loop_pass(20_000)
     for i in range(10000):
         app.line("show")
     assert len(app.queue) <= 64
@@ -507,7 +510,7 @@ def chatter(name, bounce_in, hold, bounce_out, seed):
         SIM.set_level(name, level)
         CLOCK.t = t0 + ms
         if ms % 20 == 0:
-            app.step(CLOCK.t)
+            app.loop_pass(CLOCK.t)
     SIM.release(name)
 
 app = boot()

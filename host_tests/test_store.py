@@ -14,7 +14,8 @@ from hypothesis import given, settings as hsettings, strategies as st, HealthChe
 from carddraw import config
 from carddraw.action import Action
 from carddraw.saved import to_dict
-from carddraw.store import Store, check_action, check_settings, older, LINE_MAX
+from carddraw.settings import check
+from carddraw.store import Store, check_action, older, LINE_MAX
 from fakeflash import FakeFlash, PowerCut
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -28,7 +29,7 @@ FIGURES = {}  # figures the report quotes, printed by test_zz_figures (run with 
 def valid_settings(s):
     """Every key of config.defaults(), every value allowed."""
     assert set(s) == set(config.defaults())
-    fixed, bad = check_settings(s)
+    fixed, bad = check(s)
     assert bad == [] and fixed == s
     return True
 

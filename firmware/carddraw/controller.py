@@ -59,9 +59,9 @@ Log records (take_log), each {"ev": ..., "ms": now_ms, ...}:
   settings the options changed (name: value), or "lock": "changed" (never the code)
   seed, chain, error ("msg": a bug caught and shown instead of crashing)
 """
-from carddraw import config, saved
+from carddraw import config, saved, settings as known
 from carddraw.deck import COLOURS, check_colour
-from carddraw.action import Action, RuleError
+from carddraw.action import RuleError
 from carddraw.odds import next_card, success_chance
 
 WARN_MS = 5000         # R21 warning before a timed draw
@@ -143,29 +143,6 @@ def wrap(text, width=16):
     return lines
 
 
-def clean(settings):
-    """config.defaults() overlaid with every valid value of settings; others stay default."""
-    s = config.defaults()
-    if isinstance(settings, dict):
-        for k in s:
-            v = settings.get(k)
-            if k in config.NUMBERS:
-                r = config.NUMBERS[k]
-                if type(v) is int and r[1] <= v <= r[2]:
-                    s[k] = v
-            elif k in config.FLAGS:
-                if v is True or v is False:
-                    s[k] = v
-            elif k == "skill":
-                if v in SKILLS:
-                    s[k] = v
-            elif isinstance(v, str) and len(v) == 4 and all(c in "RHDS" for c in v):
-                s[k] = v  # the lock
-    if s["skill"] != "scan" and s["ranks"] == 0:
-        s["ranks"] = 1  # R3
-    return s
-
-
 def deck_line(c):
     return "G%2d Y%2d R%2d B%2d" % c  # R20
 
@@ -188,7 +165,7 @@ class Controller:
             import random
             rng = random
         self.rng = rng
-        self.settings = clean(settings)
+        self.settings = known.check(settings)[0]
         self.settings_version = 0
         self.resume_version = 0
         self.now = now_ms
@@ -554,8 +531,7 @@ class Controller:
     # -- the action ---------------------------------------------------------------------------
     def _start(self):
         s = self.settings
-        a = Action(s["skill"], s["ranks"], s["helpers"], s["bonus"], s["green"], s["yellow"],
-                   s["red"], s["black"], s["needed"], s["auto"], s["redraws"], s["referee"])
+        a = known.action_from(s)
         self.action = a
         self.undo = None
         self.card = None
@@ -765,8 +741,7 @@ class Controller:
         a = self.action
         st = self.settings
         if s == "setup":
-            b = Action(st["skill"], st["ranks"], st["helpers"], st["bonus"], st["green"],
-                       st["yellow"], st["red"], st["black"], st["needed"], st["auto"])
+            b = known.action_from(st)
             t = part(NAMES, SKILLS.index(st["skill"]))
             if st["referee"]:
                 t += " REF"

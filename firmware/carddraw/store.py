@@ -10,13 +10,12 @@
 import json
 import os
 
-from carddraw import config
+from carddraw import config, settings as known_settings
 
 SETTINGS_MAX = 4096  # bytes read at most from the settings file
 ACTION_MAX = 8192    # ... and from the action state
 LINE_MAX = 1024      # bytes in one log line, its newline included; log() never writes more
 NOTICES_MAX = 8      # notices kept in Store.notices (RAM)
-LOCK_KEYS = "RHDS"   # the referee lock is 4 of these button initials
 _MISSING = "missing"
 _SEP = (",", ":")
 
@@ -25,35 +24,6 @@ def older(name):
     """The rotated log's name: log.jsonl -> log.1.jsonl."""
     i = name.rfind(".")
     return name[:i] + ".1" + name[i:] if i > 0 else name + ".1"
-
-
-def check_settings(data):
-    """Defaults with every valid field of the dict `data` kept -> (settings, bad field names).
-
-    A missing field quietly takes its default (a file from older firmware); unknown keys
-    are ignored."""
-    s = config.defaults()
-    bad = []
-    for k in s:
-        if k not in data:
-            continue
-        v = data[k]
-        if k in config.NUMBERS:
-            n = config.NUMBERS[k]
-            ok = type(v) is int and n[1] <= v <= n[2]  # bool is an int: not a number here
-        elif k in config.FLAGS:
-            ok = v is True or v is False
-        elif k == "skill":
-            ok = isinstance(v, str) and v in config.SKILLS
-        elif k == "lock":
-            ok = isinstance(v, str) and len(v) == 4 and all(c in LOCK_KEYS for c in v)
-        else:  # a setting added to config.defaults() later: at least its type must match
-            ok = type(v) is type(s[k])
-        if ok:
-            s[k] = v
-        else:
-            bad.append(k)
-    return s, bad
 
 
 def check_action(state):
@@ -108,7 +78,7 @@ class Store:
         if why is None and not isinstance(data, dict):
             why = "not an object"
         if why is None:
-            s, bad = check_settings(data)
+            s, bad = known_settings.check(data)  # the controller uses the same check
             if not bad:
                 return s, None
             why = "bad " + ",".join(bad)
