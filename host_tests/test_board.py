@@ -24,96 +24,7 @@ def vm(body, prelude=PRELUDE):
 
 
 # -- The display -----------------------------------------------------------------------------
-def test_frames_drawn_with_framebuf_reach_the_display_ram_byte_for_byte():
-    r = vm("""
-        import random
-        random.seed(7)
-        b = B.Board()
-        d = b.display
-        out = {"init": SIM.end_frame(), "ram_equal": [], "sent": [], "expected": []}
-        d.text("Card Draw", 0, 0, 1)
-        d.rect(0, 10, 128, 20, 1)
-        d.fill_rect(5, 40, 50, 20, 1)
-        d.hline(0, 63, 128, 1)
-        d.vline(127, 0, 64, 1)
-        d.pixel(64, 33, 1)
-        prev = bytes(128 * 8)
-        for frame in range(40):
-            if frame:   # random drawing, some frames touch nothing
-                for _ in range(random.randrange(3)):
-                    x, y = random.randrange(128), random.randrange(64)
-                    kind = random.randrange(4)
-                    if kind == 0:
-                        d.text("%d" % frame, x, y, random.randrange(2))
-                    elif kind == 1:
-                        d.fill_rect(x, y, random.randrange(1, 40), random.randrange(1, 20), 1)
-                    elif kind == 2:
-                        d.pixel(x, y, 1 - d.pixel(x, y))
-                    else:
-                        d.hline(0, y, 128, random.randrange(2))
-            now = bytes(d.buffer)
-            changed = sum(1 for p in range(8) if now[p * 128:(p + 1) * 128] != prev[p * 128:(p + 1) * 128])
-            out["expected"].append(changed * 128)
-            out["sent"].append(d.show())
-            SIM.end_frame()
-            out["ram_equal"].append(bytes(SIM.oled) == bytes(d.buffer))
-            prev = now
-        out["errors"] = SIM.i2c_errors
-        out["lit"] = sum(bin(x).count("1") for x in SIM.oled)
-        RESULT = out
-    """)
-    assert r["init"] == 1024          # the power-up clear
-    assert all(r["ram_equal"])
-    assert r["sent"] == r["expected"]
-    assert r["sent"][0] == 1024       # the first drawing touches every page
-    assert 0 in r["sent"] and any(0 < n < 1024 for n in r["sent"])
-    assert r["errors"] == []
-    assert r["lit"] > 500
-
-
-def test_bytes_per_frame_unchanged_one_page_two_runs_full():
-    r = vm("""
-        b = B.Board()
-        d = b.display
-        out = {}
-        out["init_total"] = d.bytes_sent
-        w0 = SIM.i2c_writes
-        out["unchanged"] = d.show()
-        out["unchanged_writes"] = SIM.i2c_writes - w0
-        out["unchanged_sim"] = SIM.end_frame()
-        d.pixel(10, 3 * 8 + 2, 1)                          # page 3 only
-        w0 = SIM.i2c_writes
-        out["one_page"] = d.show()
-        out["one_page_writes"] = SIM.i2c_writes - w0       # address command + data
-        out["one_page_sim"] = SIM.end_frame()
-        d.pixel(0, 0, 1); d.pixel(0, 8, 1); d.pixel(0, 63, 1)  # pages 0-1 and 7: two runs
-        w0 = SIM.i2c_writes
-        out["two_runs"] = d.show()
-        out["two_runs_writes"] = SIM.i2c_writes - w0
-        out["two_runs_sim"] = SIM.end_frame()
-        d.fill(1)
-        out["full"] = d.show()
-        out["full_sim"] = SIM.end_frame()
-        out["again"] = d.show()
-        d.force()
-        out["forced"] = d.show()
-        out["total"] = d.bytes_sent
-        out["sim_total"] = SIM.i2c_data_bytes
-        out["equal"] = bytes(SIM.oled) == bytes(d.buffer)
-        out["errors"] = SIM.i2c_errors
-        RESULT = out
-    """)
-    assert r["init_total"] == 1024
-    assert (r["unchanged"], r["unchanged_writes"]) == (0, 0)
-    assert (r["one_page"], r["one_page_writes"], r["one_page_sim"]) == (128, 2, 128)
-    assert (r["two_runs"], r["two_runs_writes"], r["two_runs_sim"]) == (3 * 128, 4, 3 * 128)
-    assert (r["full"], r["full_sim"]) == (1024, 1024)
-    assert r["again"] == 0
-    assert r["forced"] == 1024
-    assert r["total"] == r["sim_total"] == 1024 + 128 + 384 + 1024 + 1024
-    assert r["equal"] and r["errors"] == []
-
-
+# The driver's own tests (change detection, column spans, bus errors): test_ssd1306.py
 def test_contrast_power_and_invert_are_decoded():
     r = vm("""
         b = B.Board()
@@ -177,24 +88,6 @@ def test_the_visible_screen_is_upright_and_blank_when_off():
     """)
     assert r["same"] and r["corner"] == 1 and r["inv"] and r["dark"]
     assert r["art_lines"] == 32
-
-
-def test_a_page_lost_to_a_bus_error_is_sent_next_frame():
-    r = vm("""
-        b = B.Board()
-        d = b.display
-        d.fill_rect(0, 0, 8, 8, 1)
-        SIM.i2c_fail = 1
-        try:
-            d.show()
-            raised = False
-        except OSError:
-            raised = True
-        sent = d.show()
-        RESULT = {"raised": raised, "sent": sent,
-                  "equal": bytes(SIM.oled) == bytes(d.buffer)}
-    """)
-    assert r == {"raised": True, "sent": 128, "equal": True}
 
 
 def test_the_stand_in_decodes_other_ways_of_talking_to_an_ssd1306():

@@ -1,10 +1,10 @@
-"""A lean SSD1306 OLED driver over I2C that sends only the pages that changed.
+"""A lean SSD1306 OLED driver over I2C that sends only the columns that changed.
 
 Why our own and not micropython-lib's `ssd1306`: its package index is unreachable from our
 machines, so the simulator could not install and run it; and its show() sends the whole
 1,024-byte frame every time (about 24 ms of a 400 kHz bus), while a card draw changes only
 part of the screen. This driver keeps the same shape (a framebuf.FrameBuffer subclass, the
-same command set) and adds page-level change detection.
+same command set) and adds change detection down to the column span of each page.
 
 Change detection keeps a COPY of the last frame sent (1,024 bytes), not a per-page checksum:
 - a copy is exact. A checksum can collide and then silently leave a stale page on screen;
@@ -12,11 +12,29 @@ Change detection keeps a COPY of the last frame sent (1,024 bytes), not a per-pa
   per-page views are made once here. A checksum would be a Python loop over 1,024 bytes
   (milliseconds on the RP2040 every frame) or binascii.crc32, whose results above 2**30 are
   not small ints and so allocate on every call;
-- 1 KB is about 3 % of the 32 KB heap budget.
+- the copy also tells which columns of a changed page differ: show() scans a changed page
+  from both ends to its first and last changed column, so a card drawn in one corner costs
+  that corner's columns, not the whole 128-byte page.
 
-The SSD1306 is set to horizontal addressing: a run of neighbouring changed pages is one
-column/page address command (one I2C write) and one data write (control byte 0x40 then
-the pixels), so a frame costs 2 writes per run of changed pages and nothing when unchanged.
+The SSD1306 is set to horizontal addressing, so a window of columns x0..x1 on one page is one
+address command (one I2C write, 7 bytes) and one data write (control byte 0x40 then the
+pixels). A page that did not change costs nothing; a frame that did not change costs nothing.
+
+show() allocates nothing, changed or not: it runs on every frame the app draws, and garbage
+made there would wake the collector in the middle of the loop (a pause of milliseconds that
+the buttons and the timed draw would feel) and fragment the 200 KB heap over hours of use.
+So nothing in it slices (a slice object and a new memoryview are heap objects, 16-32 bytes
+each) or builds a tuple:
+- a span is copied byte by byte into a 112-byte staging buffer, and sent through one of 7
+  views of it made here, of 16, 32, ... 112 bytes: the window is widened to the next multiple
+  of 16 columns (at most 15 extra bytes a page). A span of more than 112 columns sends the
+  page's own 128-byte view, with no copy; a forced frame sends the whole buffer in one write;
+- the data write's vector is a list made here whose second item is swapped in (no tuple).
+
+A bus error (OSError from the I2C write: a loose wire, a brown-out of the module) must not
+leave a stale picture: the copy of a page is updated only once its data write returned, so
+a page lost to the error still differs from the copy and is sent again by the next show().
+The error itself goes up to the caller (the app shows the error or retries next pass).
 """
 import framebuf
 from micropython import const
@@ -43,6 +61,7 @@ _SCROLL_OFF = const(0x2E)
 
 _COMMANDS = const(0x00)   # control byte: every byte after it is a command
 _DATA = b"\x40"          # control byte: every byte after it is display RAM
+_STEP = const(16)         # a sent span is a multiple of this many columns (see above)
 
 
 class SSD1306(framebuf.FrameBuffer):
@@ -63,7 +82,13 @@ class SSD1306(framebuf.FrameBuffer):
         self._page = [mv[p * width:(p + 1) * width] for p in range(self.pages)]
         self._sent_page = [sent[p * width:(p + 1) * width] for p in range(self.pages)]
         self._mv = mv
-        # [control, column range, 0, width-1, page range, first, last]: one write per run.
+        # A changed span is copied here and sent through the view of the next multiple of
+        # _STEP bytes (no slicing in show()). Wider spans send the page's own view.
+        self._stage = bytearray(width - _STEP)
+        stage = memoryview(self._stage)
+        self._stage_view = [stage[:n] for n in range(_STEP, width, _STEP)]
+        self._data = [_DATA, mv]   # the data write's vector; show() swaps the view in
+        # [control, column range, first, last, page range, first, last]: one write per window.
         self._address = bytearray((_COMMANDS, _COLUMN_RANGE, 0, width - 1, _PAGE_RANGE, 0, 0))
         self._all = True       # every page dirty: the display RAM is random at power-up
         self.bytes_sent = 0    # data bytes (pixels) sent since construction
@@ -97,34 +122,58 @@ class SSD1306(framebuf.FrameBuffer):
         self.i2c.writeto(self.addr, buf)
 
     def show(self):
-        """Send the pages that differ from the last frame sent; return the data bytes sent."""
+        """Send the columns that differ from the last frame sent; return the data bytes sent."""
+        if self._all:
+            self._send(0, self.width - 1, 0, self.pages - 1, self._mv)
+            self._sent[:] = self.buffer
+            self._all = False
+            self.bytes_sent += len(self.buffer)
+            return len(self.buffer)
         sent = 0
-        pages = self.pages
-        page = 0
-        while page < pages:
-            if self._all or self._page[page] != self._sent_page[page]:
-                first = page
-                while page + 1 < pages and (
-                        self._all or self._page[page + 1] != self._sent_page[page + 1]):
-                    page += 1
-                sent += self._send(first, page)
-            page += 1
-        self._all = False
+        for p in range(self.pages):
+            if self._page[p] != self._sent_page[p]:
+                sent += self._send_page(p)
         self.bytes_sent += sent
         return sent
 
-    def _send(self, first, last):
-        # Pages first..last in one data write. The copy is updated only once the write
-        # returned, so a page lost to a bus error (OSError) is sent again next frame.
+    def _send_page(self, p):
+        # The changed columns x0..x1 of page p, widened to a multiple of _STEP columns.
+        buf = self.buffer
+        old = self._sent
         width = self.width
+        base = p * width
+        x0 = 0
+        while buf[base + x0] == old[base + x0]:
+            x0 += 1
+        x1 = width - 1
+        while buf[base + x1] == old[base + x1]:
+            x1 -= 1
+        n = (x1 - x0 + _STEP) // _STEP * _STEP
+        if n >= width:
+            x0, n, view = 0, width, self._page[p]
+        else:
+            x0 = min(x0, width - n)
+            stage = self._stage
+            at = base + x0
+            for i in range(n):
+                stage[i] = buf[at + i]
+            view = self._stage_view[n // _STEP - 1]
+        self._send(x0, x0 + n - 1, p, p, view)
+        # Only now that the write returned: a page lost to a bus error is sent again next time.
+        self._sent_page[p][:] = self._page[p]
+        return n
+
+    def _send(self, x0, x1, first, last, view):
+        # One address command, then the pixels of that window in one data write.
         a = self._address
+        a[2] = x0
+        a[3] = x1
         a[5] = first
         a[6] = last
         self.i2c.writeto(self.addr, a)
-        self.i2c.writevto(self.addr, (_DATA, self._mv[first * width:(last + 1) * width]))
-        for p in range(first, last + 1):
-            self._sent_page[p][:] = self._page[p]
-        return (last - first + 1) * width
+        data = self._data
+        data[1] = view
+        self.i2c.writevto(self.addr, data)
 
     def force(self):
         """Mark every page changed: the next show() sends the whole frame."""
