@@ -5,7 +5,7 @@ NODE_STAMP := node_modules/.installed
 STUBS_STAMP := .stubs/.installed
 STUBS := micropython-rp2-rpi-pico-stubs==1.29.0.post1
 
-.PHONY: help test sim web bench deploy logs fuzz setup clean
+.PHONY: help test chromium sim web bench deploy logs fuzz setup clean
 
 help:
 	@echo "make sim     the device in this terminal"
@@ -32,7 +32,22 @@ $(STUBS_STAMP): Makefile
 
 setup: $(VENV_STAMP) $(NODE_STAMP) $(STUBS_STAMP)
 
-test: setup
+# The browser tests drive Debian's Chromium. Missing: installed with apt-get as root, with
+# sudo when it needs no password, else one line saying what to run (exit 2). CHROMIUM, USER_ID
+# and SUDO are variables so the tests can play a machine without it.
+CHROMIUM ?= /usr/bin/chromium
+USER_ID ?= $(shell id -u)
+SUDO ?= sudo
+APT_CHROMIUM = DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+SUDO_OK = $(shell $(SUDO) -n true >/dev/null 2>&1 && echo yes)
+chromium:
+ifeq ($(wildcard $(CHROMIUM)),)
+	$(if $(filter 0,$(USER_ID)),apt-get update -qq && $(APT_CHROMIUM),$(if $(SUDO_OK),\
+	  $(SUDO) -n apt-get update -qq && $(SUDO) -n $(APT_CHROMIUM),\
+	  $(error Chromium is missing (the browser tests need it): run as root: apt-get update && apt-get install -y chromium)))
+endif
+
+test: setup chromium
 	$(PY) -m pytest host_tests
 
 sim: setup

@@ -3,12 +3,10 @@
 // drawn with Wokwi's elements. Real time runs; the flash is kept in localStorage, so a
 // reload (or "Power cycle") resumes the action as the device does after a power cut.
 import { loadMicroPython } from "./micropython.mjs";
-import { SimDevice, KEYS, BUTTONS, ledName } from "./device.mjs";
+import { SimDevice, RealTime, KEYS, BUTTONS, GLASS, ledName, litColour } from "./device.mjs";
 
 const TICK_MS = 20;
 const FLASH_KEY = "carddraw.flash";     // localStorage: {name: base64}
-const LIT = [215, 238, 255];            // a lit pixel at full contrast
-const DARK = [6, 8, 12];
 
 const $ = (sel) => document.querySelector(sel);
 const oled = $("#oled");
@@ -17,8 +15,8 @@ const status = $("#status");
 const image = new ImageData(128, 64);
 
 let dev = null;
+let keys = null;                        // RealTime: the clock and the queue of presses
 let timer = null;
-let last = 0;
 let audio = null;                       // {ctx, osc, gain} once sound is switched on
 let noteUntil = 0;
 let prevT = 0;                          // simulated time of the last tones handled
@@ -54,6 +52,7 @@ function saveFlash() {
   for (const name of removed) delete saved[name];
   try {
     localStorage.setItem(FLASH_KEY, JSON.stringify(saved));
+    document.body.dataset.savedT = String(dev.t);
   } catch (e) {
     say(`The flash could not be saved: ${e.message}`, true);
   }
@@ -75,12 +74,13 @@ async function boot() {
   dev.boot({ seed, flash: loadFlash() });
   prevT = dev.t;
   shownKey = "";
+  keys = new RealTime(dev, performance.now());
   saveFlash();
-  last = performance.now();
   draw();
   timer = setInterval(tick, TICK_MS);
   say("");
   window.carddraw.ready = true;
+  document.body.dataset.ready = "true";
 }
 
 function powerOff() {
@@ -88,16 +88,15 @@ function powerOff() {
   timer = null;
   if (dev) saveFlash();
   dev = null;
+  keys = null;
   window.carddraw.ready = false;
+  document.body.dataset.ready = "false";
 }
 
 // -- the loop --------------------------------------------------------------------------------
 function tick() {
-  const now = performance.now();
-  const ms = Math.min(now - last, 2000);    // a tab in the background does not replay minutes
-  last = now;
   try {
-    const r = dev.advance(ms);
+    const r = keys.tick(performance.now());   // a tab in the background replays no minutes
     sound(r);
     saveFlash();
     draw();
@@ -109,14 +108,14 @@ function tick() {
 
 function draw() {
   // the OLED: the visible picture (SIM.screen(): display RAM as the module shows it)
-  const k = dev.on ? 0.55 + 0.45 * (dev.contrast / 255) : 0;
-  const key = `${dev.frames} ${k}`;
+  const lit = litColour(dev.on, dev.contrast);
+  const key = `${dev.frames} ${lit}`;
   if (key !== shownKey) {
     shownKey = key;
     const d = image.data;
     for (let y = 0; y < 64; y++) {
       for (let x = 0; x < 128; x++) {
-        const c = dev.on && dev.pixel(x, y) ? LIT.map((v) => Math.round(v * k)) : DARK;
+        const c = dev.on && dev.pixel(x, y) ? lit : GLASS;
         const i = (y * 128 + x) * 4;
         d[i] = c[0]; d[i + 1] = c[1]; d[i + 2] = c[2]; d[i + 3] = 255;
       }
@@ -144,6 +143,11 @@ function draw() {
     }
   }
   $("#note").classList.toggle("on", performance.now() < noteUntil);
+  // what the tests wait on: pictures drawn, simulated time shown, presses still queued
+  const data = document.body.dataset;
+  data.frames = String(dev.frames);
+  data.t = String(dev.t);
+  data.queued = String(keys.pending);
 }
 
 // -- the buzzer: a square wave, switched on by the user (browsers need a gesture) -------------
@@ -180,23 +184,19 @@ function toggleSound() {
   btn.setAttribute("aria-pressed", String(Boolean(audio)));
 }
 
-// -- input -----------------------------------------------------------------------------------
+// -- input: every press queued (RealTime), played on simulated time by the ticks ------------
 function hold(name) {
-  if (!dev) return;
-  dev.hold(name);
-  draw();
+  if (keys) keys.down(name, performance.now());
 }
 function release(name) {
-  if (!dev) return;
-  dev.release(name);
-  draw();
+  if (keys) keys.up(name, performance.now());
 }
 
 for (const el of document.querySelectorAll("button.big")) {
   const name = el.dataset.button;
   el.addEventListener("pointerdown", (e) => {
     e.preventDefault();
-    el.setPointerCapture(e.pointerId);
+    try { el.setPointerCapture(e.pointerId); } catch { /* a pointer already gone */ }
     pointerHeld.add(name);
     hold(name);
   });
@@ -210,10 +210,10 @@ for (const el of document.querySelectorAll("button.big")) {
   el.addEventListener("contextmenu", (e) => e.preventDefault());
   // keyboard users: Enter or Space on a focused button is a tap
   el.addEventListener("keydown", (e) => {
-    if ((e.key === "Enter" || e.key === " ") && !e.repeat && dev) {
+    if ((e.key === "Enter" || e.key === " ") && !e.repeat && keys) {
       e.preventDefault();
-      dev.press(name);
-      draw();
+      e.stopPropagation();
+      keys.tap(name);
     }
   });
 }
@@ -225,11 +225,10 @@ for (const el of document.querySelectorAll("wokwi-pushbutton")) {
 }
 
 document.addEventListener("keydown", (e) => {
-  if (e.ctrlKey || e.altKey || e.metaKey || e.repeat || !dev) return;
+  if (e.ctrlKey || e.altKey || e.metaKey || e.repeat || !keys) return;
   if (KEYS[e.key]) {
     e.preventDefault();
-    dev.key(e.key);
-    draw();
+    keys.tap(...KEYS[e.key]);
   }
 });
 
@@ -269,6 +268,7 @@ window.carddraw = {
   // a bench-protocol line run to its end in simulated time -> its replies, parsed
   line(text) {
     const r = dev.line(text);
+    keys.sync();
     draw();
     return r.replies.map((x) => JSON.parse(x));
   },
@@ -278,8 +278,22 @@ window.carddraw = {
   buttons: BUTTONS,
 };
 
-if ("serviceWorker" in navigator) {
-  navigator.serviceWorker.register("sw.js").catch((e) => console.warn("no offline copy:", e));
+// Offline use needs a service worker, and browsers give one only to a secure context: a page
+// from HTTPS, or from this machine (localhost). Served over plain HTTP to a phone, say so.
+function offlineNote(why) {
+  const note = $("#offline");
+  note.textContent = `Offline use is not available: ${why}. Offline use needs HTTPS or localhost `
+    + "(serve it with make web ARGS=--https).";
+  note.hidden = false;
+  document.body.dataset.offline = "unavailable";
+}
+if (!window.isSecureContext || !("serviceWorker" in navigator)) {
+  offlineNote(window.isSecureContext ? "this browser has no service workers"
+    : "this page came over plain HTTP from another machine");
+} else {
+  navigator.serviceWorker.register("sw.js").then(() => navigator.serviceWorker.ready)
+    .then(() => { document.body.dataset.offline = "ready"; })
+    .catch((e) => offlineNote(`the offline copy failed (${e.message || e})`));
 }
 
 boot().catch((e) => say(`The device did not start: ${e.message || e}`, true));

@@ -56,6 +56,11 @@ export class SimDevice {
     const hold = JSON.stringify(held.map(String));
     this.mp.runPython(`import simhost\n_sim_device = simhost.Device(seed=${arg(seed)}, vsys=${arg(vsys)}, held=${hold})`);
     this.py = this.mp.globals.get("_sim_device");
+    // a tap's and a long press's length, and the gap between two presses: simhost's, so the
+    // firmware's debounce and long-press times are met the same way from every front end
+    this.mp.runPython("import json\n_sim_timing = json.dumps({'tap': simhost.SHORT_MS, "
+      + "'long': simhost.LONG_MS, 'gap': simhost.GAP_MS})");
+    this.timing = JSON.parse(this.mp.globals.get("_sim_timing"));
     return this._take(this.py.frame());
   }
 
@@ -83,14 +88,6 @@ export class SimDevice {
   line(text) { return this._take(this.py.run_line(text)); }
   // A simulator line ("!press DRAW", "!led", ...: simhost.META), never seen by the firmware.
   meta(text) { return this._take(this.py.meta(text)); }
-  // A key from KEYS: -> [button, long] or null.
-  key(ch) {
-    const k = KEYS[ch];
-    if (!k) return null;
-    if (k[1]) this.long(k[0]);
-    else this.press(k[0]);
-    return k;
-  }
   frame() { return this._take(this.py.frame()); }
   renderView() { return hexToBytes(this.py.render_view()); }
   stats() { return JSON.parse(this.py.stats()); }
@@ -124,4 +121,110 @@ export function ledName(rgb) {
   if (!r && !g && !b) return "off";
   const known = { "0,255,0": "green", "255,160,0": "yellow", "255,0,0": "red", "160,0,255": "purple (black card)" };
   return known[rgb.join(",")] || `rgb(${r}, ${g}, ${b})`;
+}
+
+// -- how the device looks: the one source for the terminal and the web app --------------------
+export const LIT = [215, 238, 255];   // a lit OLED pixel at full contrast
+export const GLASS = [6, 8, 12];      // the OLED's glass: an unlit pixel, or the display off
+
+// How bright lit pixels are, 0-1: the SSD1306's contrast (0-255) dims them to 55 % at 0
+// (the panel never goes dark on contrast alone); a display switched off shows nothing.
+export function brightness(on, contrast) {
+  return on ? 0.55 + 0.45 * (Math.min(255, Math.max(0, contrast)) / 255) : 0;
+}
+
+// The colour of a lit pixel at this state of the display: [r, g, b].
+export function litColour(on, contrast) {
+  const k = brightness(on, contrast);
+  return LIT.map((c) => Math.round(c * k));
+}
+
+// -- simulated time catching up with real time, and the buttons on it -------------------------
+export const MAX_CATCH_UP_MS = 2000;   // after a stall (a tab in the background), no long replay
+
+// Two readouts in a row as one: the tones and replies of both, the rest from the later.
+function joinReadouts(earlier, later) {
+  if (!earlier) return later;
+  return { ...later, tones: [...earlier.tones, ...later.tones],
+    replies: [...earlier.replies, ...later.replies] };
+}
+
+// The device in real time with the buttons as a person uses them. Every press (a finger down
+// then up, a tap, a key) is queued and played on simulated time behind the one before it, at
+// least a tap long (over the firmware's debounce) and a gap apart: quick taps are never merged
+// into one press or lost. tick(now) lets simulated time catch up with real time (ms, e.g.
+// performance.now()), pressing and releasing the pins at their simulated moments.
+export class RealTime {
+  constructor(dev, now) {
+    this.dev = dev;
+    this.last = now;           // real time of the last tick
+    this.carry = 0;            // real ms not yet whole simulated ms
+    this.clock = dev.t;        // simulated time the device has been asked to reach
+    this.presses = [];         // {name, queuedAt, downAt, len, realDown}, played in order
+    this.freeAt = dev.t;       // the next press starts no sooner (simulated ms)
+  }
+
+  get pending() { return this.presses.length; }
+
+  // A finger goes down on a button (real time now); its length comes with up().
+  down(name, now) {
+    this.presses.push({ name, queuedAt: this.clock, downAt: null, len: null, realDown: now });
+  }
+
+  // The finger comes up: the press lasts as long as the finger held, a tap at least.
+  up(name, now) {
+    const open = this.presses.find((p) => p.name === name && p.len === null);
+    if (open) open.len = Math.max(this.dev.timing.tap, Math.round(now - open.realDown));
+  }
+
+  // A tap (or a long press) of a known length: a key, Enter on a focused button.
+  tap(name, long = false) {
+    const len = long ? this.dev.timing.long : this.dev.timing.tap;
+    this.presses.push({ name, queuedAt: this.clock, downAt: null, len, realDown: null });
+  }
+
+  // Simulated time catches up with real time `now`; -> the readout (all tones and replies).
+  tick(now) {
+    this.carry += Math.min(Math.max(0, now - this.last), MAX_CATCH_UP_MS);
+    this.last = now;
+    const whole = Math.floor(this.carry);
+    this.carry -= whole;
+    return this.advance(whole);
+  }
+
+  // ms of simulated time pass, the queued presses played as they fall due; -> the readout.
+  advance(ms) {
+    const end = this.clock + Math.max(0, Math.floor(ms));
+    let out = null;
+    for (let at = this._due(); at !== null && at <= end; at = this._due()) {
+      out = joinReadouts(out, this.dev.advance(at - this.clock));
+      this.clock = at;
+      out = joinReadouts(out, this._act(at));
+    }
+    out = joinReadouts(out, this.dev.advance(end - this.clock));
+    this.clock = end;
+    return out;
+  }
+
+  // After something moved simulated time itself (a protocol line run to its end).
+  sync() { this.clock = Math.max(this.clock, this.dev.t); }
+
+  // When the first queued press next changes a pin (simulated ms), or null (held, or none).
+  _due() {
+    const first = this.presses[0];
+    if (!first) return null;
+    if (first.downAt === null) return Math.max(first.queuedAt, this.freeAt);
+    return first.len === null ? null : first.downAt + first.len;
+  }
+
+  _act(at) {
+    const first = this.presses[0];
+    if (first.downAt === null) {
+      first.downAt = at;
+      return this.dev.hold(first.name);
+    }
+    this.presses.shift();
+    this.freeAt = at + this.dev.timing.gap;
+    return this.dev.release(first.name);
+  }
 }

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { bootVM, ROOT } from "../mpvm/vm.mjs";
-import { SimDevice, KEYS, BUTTONS, ledName } from "./device.mjs";
+import { SimDevice, RealTime, KEYS, BUTTONS, ledName } from "./device.mjs";
 import { drawDevice, legend, FULL_WIDTH } from "./term.mjs";
 
 const USAGE = `usage: node tools/sim/sim.mjs [options]
@@ -37,7 +37,6 @@ const USAGE = `usage: node tools/sim/sim.mjs [options]
   --help            this text`;
 
 const KEY_MS = 500;        // piped keys: simulated time after each key
-const LONG_MS = 1000;      // ... a long press holds the button this long first (simhost.LONG_MS)
 const TICK_MS = 20;        // real-time mode: the simulator catches up this often
 const BEEP_SHOW_MS = 250;  // real time a beep shows on the frame
 
@@ -144,11 +143,13 @@ async function piped(o) {
   const dev = await boot(o);
   let input = "";
   for await (const chunk of process.stdin) input += chunk;
+  const keys = new RealTime(dev, 0);
   for (const ch of input) {
     if (ch === "q") break;
-    const k = dev.key(ch);
+    const k = KEYS[ch];
     if (k) {
-      dev.advance(k[1] ? LONG_MS + KEY_MS : KEY_MS);
+      keys.tap(...k);
+      keys.advance(k[1] ? dev.timing.long + KEY_MS : KEY_MS);
       mirror(dev, o.flash);
     } else if (!/\s/.test(ch)) {
       process.stderr.write(`sim: key ${JSON.stringify(ch)} ignored (keys: r h d s R H D S q)\n`);
@@ -168,7 +169,7 @@ async function interactive(o) {
   const dev = await boot(o);
   const out = process.stdout;
   const color = o.color ?? true;
-  let last = performance.now();
+  const keys = new RealTime(dev, performance.now());
   let beepUntil = 0;
   let lastBell = 0;
   let lastKey = "";
@@ -216,11 +217,8 @@ async function interactive(o) {
     drawn = lines;
   };
   const tick = () => {
-    const now = performance.now();
-    const ms = Math.min(now - last, 2000);   // after a stall, no long catch-up
-    last = now;
     try {
-      const r = dev.advance(ms);
+      const r = keys.tick(performance.now());
       onBeeps(r);
       mirror(dev, o.flash);
       render();
@@ -241,8 +239,10 @@ async function interactive(o) {
   process.stdin.on("data", (chunk) => {
     for (const ch of chunk) {
       if (ch === "q" || ch === "\x03" || ch === "\x04") return quit(0);
-      const k = dev.key(ch);
-      if (k) lastKey = `${k[1] ? "hold" : "press"} ${k[0]}`;
+      const k = KEYS[ch];
+      if (!k) continue;
+      keys.tap(...k);
+      lastKey = `${k[1] ? "hold" : "press"} ${k[0]}`;
     }
     render();
   });

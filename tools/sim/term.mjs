@@ -2,15 +2,13 @@
 // pixels -> 128 columns x 32 rows) or, compact, in Braille (2 x 4 pixels a character -> 64 x 16,
 // no pixel lost), framed like the prop, the LED as a block in 24-bit colour, the buttons, a
 // key legend. Pure string work: sim.mjs writes it out.
-import { BUTTONS, LEGEND, ledName } from "./device.mjs";
+import { BUTTONS, LEGEND, GLASS, ledName, litColour } from "./device.mjs";
 
 const ESC = "\x1b[";
 const RESET = `${ESC}0m`;
 const fg = (r, g, b) => `${ESC}38;2;${r};${g};${b}m`;
 const bg = (r, g, b) => `${ESC}48;2;${r};${g};${b}m`;
 const CASE = [70, 74, 84];         // the casing's frame colour
-const LIT = [200, 235, 255];       // a lit OLED pixel at full contrast
-const DARK = [8, 10, 14];          // the glass
 
 export const FULL_WIDTH = 128 + 6; // columns the full-size device needs
 export const COMPACT_WIDTH = 64 + 6;
@@ -70,10 +68,9 @@ export function drawDevice(dev, { compact = false, color = true, beep = false, s
   lines.push(edge("\u2502 ") + edge("\u250c" + "\u2500".repeat(w) + "\u2510") + edge(" \u2502"));
 
   // the glass: lit pixels dimmer at low contrast, nothing at all when the display is off
-  const k = dev.on ? 0.55 + 0.45 * (dev.contrast / 255) : 0;
-  const px = LIT.map((c) => Math.round(c * k));
+  const px = litColour(dev.on, dev.contrast);
   for (const row of oledRows((x, y) => (dev.on ? dev.pixel(x, y) : 0), compact)) {
-    const glass = color ? bg(...DARK) + fg(...px) + row + RESET : row;
+    const glass = color ? bg(...GLASS) + fg(...px) + row + RESET : row;
     lines.push(edge("\u2502 \u2502") + glass + edge("\u2502 \u2502"));
   }
   lines.push(edge("\u2502 ") + edge("\u2514" + "\u2500".repeat(w) + "\u2518") + edge(" \u2502"));

@@ -3,6 +3,14 @@
     .venv/bin/python tools/web/build.py            build only
     .venv/bin/python tools/web/build.py --serve    build, then serve on http://127.0.0.1:8000/
                                                    (another free port if 8000 is taken)
+    .venv/bin/python tools/web/build.py --serve --https
+                                                   the same over HTTPS on every address of this
+                                                   machine, for a phone on the same network
+
+A phone can use the app offline (and install it) only from a secure context: HTTPS, or
+localhost. --https makes a self-signed certificate on the spot (for this machine's name, its
+address, localhost and 127.0.0.1), in a temporary folder, never in the repository; the phone
+asks once to accept it.
 
 The site: web/ (index.html, app.js, style.css, manifest, service worker), the MicroPython
 WebAssembly VM (micropython.mjs + .wasm from node_modules), Wokwi's elements bundle, the
@@ -12,13 +20,20 @@ are drawn here with Pillow. sw.js gets the list of every file and a version hash
 contents, so each build that changes anything is a new offline cache.
 """
 import argparse
+import datetime
 import functools
 import hashlib
 import http.server
+import ipaddress
 import json
 import os
+import re
 import shutil
+import signal
+import socket
+import ssl
 import sys
+import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WEB = os.path.join(ROOT, "web")
@@ -43,7 +58,16 @@ MIME = {
 CASE = (29, 32, 39)
 EDGE = (70, 76, 88)
 GLASS = (5, 7, 10)
-LIT = (215, 238, 255)
+
+
+def lit_colour():
+    """A lit pixel's colour, as the simulator's device.mjs (the terminal and the web app) has it."""
+    with open(os.path.join(SIM, "device.mjs"), encoding="utf-8") as f:
+        found = re.search(r"export const LIT = \[(\d+), (\d+), (\d+)\]", f.read())
+    return tuple(int(c) for c in found.groups())
+
+
+LIT = lit_colour()
 CARDS = ((34, 197, 94), (245, 160, 0), (239, 68, 68), (160, 0, 255))
 
 
@@ -151,36 +175,136 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class Server(http.server.ThreadingHTTPServer):
+    """Threads per request; with `tls` (an ssl.SSLContext) set, each connection's TLS handshake
+    runs in its own thread, so a phone that stops at the certificate warning holds up no one."""
+
+    daemon_threads = True
+    tls = None
+
+    def finish_request(self, request, client_address):
+        if self.tls is None:
+            return super().finish_request(request, client_address)
+        request.settimeout(30)
+        try:
+            secure = self.tls.wrap_socket(request, server_side=True)
+        except OSError:
+            return   # the handshake failed: e.g. the certificate not (yet) accepted
+        try:
+            super().finish_request(secure, client_address)
+        finally:
+            secure.close()
+
+
 def server(directory=OUT, host="127.0.0.1", port=0):
     """An HTTP server for `directory` on host:port (0: any free port); not yet serving."""
     handler = functools.partial(Handler, directory=directory)
-    return http.server.ThreadingHTTPServer((host, port), handler)
+    return Server((host, port), handler)
+
+
+def addresses():
+    """This machine's name and the addresses a phone may reach it on (loopback included)."""
+    name = socket.gethostname()
+    ips = {"127.0.0.1"}
+    try:
+        for info in socket.getaddrinfo(name, None, socket.AF_INET):
+            ips.add(info[4][0])
+    except OSError:
+        pass   # a name that does not resolve: localhost and 127.0.0.1 still work
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("10.255.255.255", 1))   # no packet is sent: picks the outgoing address
+            ips.add(probe.getsockname()[0])
+    except OSError:
+        pass   # no network: this machine alone
+    return name, sorted(ips)
+
+
+def make_certificate(folder):
+    """A self-signed certificate and its key for this machine, written to folder;
+    -> (certificate path, key path)."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+    name, ips = addresses()
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    alt = [x509.DNSName(name), x509.DNSName("localhost")]
+    alt += [x509.IPAddress(ipaddress.ip_address(ip)) for ip in ips]
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(subject).issuer_name(subject)
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(days=30))
+            .add_extension(x509.SubjectAlternativeName(alt), critical=False)
+            .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=True)
+            .sign(key, hashes.SHA256()))
+    cert_path, key_path = os.path.join(folder, "cert.pem"), os.path.join(folder, "key.pem")
+    with open(cert_path, "wb") as f:
+        f.write(cert.public_bytes(serialization.Encoding.PEM))
+    with open(key_path, "wb") as f:
+        f.write(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                  serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+def use_tls(httpd, folder):
+    """Serve httpd over TLS with a certificate made now in folder."""
+    cert_path, key_path = make_certificate(folder)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert_path, key_path)
+    httpd.tls = context
+
+
+def serve(args):
+    """Serve args.out until Ctrl-C (or SIGTERM), over HTTPS with --https."""
+    host = args.host or ("0.0.0.0" if args.https else "127.0.0.1")
+    try:
+        httpd = server(args.out, host, args.port)
+    except OSError:
+        httpd = server(args.out, host, 0)   # the port is taken: any free one
+    port = httpd.server_address[1]
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))   # stopped: the certificate goes too
+    with tempfile.TemporaryDirectory(prefix="carddraw-tls-") as folder:
+        if args.https:
+            use_tls(httpd, folder)
+            name, ips = addresses()
+            shown = [name] + [ip for ip in ips if ip != "127.0.0.1"] if host == "0.0.0.0" else [host]
+            for where in shown:
+                print("web: serving on https://%s:%d/" % (where, port))
+            print("web: the certificate is made for this session (in %s): the phone must accept it "
+                  "once (its browser warns; choose to go on), then it can install the app and use "
+                  "it offline" % folder)
+        else:
+            print("web: serving on http://%s:%d/" % (host, port))
+        print("web: Ctrl-C stops", flush=True)
+        try:
+            httpd.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        finally:
+            httpd.server_close()
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(prog="build.py", description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default=OUT, help="where to build (default build/web)")
     p.add_argument("--serve", action="store_true", help="then serve it until Ctrl-C")
-    p.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+    p.add_argument("--host", default=None,
+                   help="address to serve on (default 127.0.0.1; with --https 0.0.0.0: every one)")
+    p.add_argument("--https", action="store_true",
+                   help="serve over HTTPS with a self-signed certificate made now, so a phone on "
+                        "the same network can install the app and use it offline")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free one)")
     args = p.parse_args(argv)
+    if args.https and not args.serve:
+        p.error("--https needs --serve (make web passes it)")
     files = build(args.out)
     size = sum(os.path.getsize(os.path.join(args.out, f)) for f in files)
     print("web: built %d files, %d KB, in %s" % (len(files), size // 1024, os.path.relpath(args.out)))
-    if not args.serve:
-        return 0
-    try:
-        httpd = server(args.out, args.host, args.port)
-    except OSError:
-        httpd = server(args.out, args.host, 0)   # the port is taken: any free one
-    host, port = httpd.server_address[:2]
-    print("web: serving on http://%s:%d/  (Ctrl-C stops)" % (host, port), flush=True)
-    try:
-        httpd.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        httpd.server_close()
+    if args.serve:
+        serve(args)
     return 0
 
 
