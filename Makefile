@@ -14,6 +14,7 @@ help:
 	@echo "make web     build the web app and serve it on 127.0.0.1"
 	@echo "make deploy  copy firmware/ to a Pico over USB"
 	@echo "make logs    download the action log from a Pico"
+	@echo "make event   an event's logs into one database and report (ARGS=\"logs/*.jsonl\")"
 	@echo "make fuzz    the long fuzz run of the controller"
 
 $(VENV_STAMP): requirements.txt
@@ -64,6 +65,9 @@ deploy: setup
 
 logs: setup
 	$(PY) tools/bench.py logs
+
+event: setup
+	$(PY) tools/event.py $(ARGS)
 
 fuzz: setup
 	FUZZ_EXAMPLES=20000 $(PY) -m pytest host_tests -k fuzz -p no:cacheprovider
