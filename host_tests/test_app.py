@@ -1,5 +1,6 @@
 """app.py: the loop wiring board -> controller -> LED/buzzer/display and the store, run inside
-the MicroPython VM on the hardware stand-ins (tools/sim), and its USB console under CPython."""
+the MicroPython VM on the hardware stand-ins (tools/sim), and the USB console (protocol.py)
+under CPython."""
 import json
 import os
 import textwrap
@@ -194,7 +195,7 @@ def test_an_exception_shows_an_error_screen_is_logged_and_the_loop_goes_on():
 
 # -- the USB console, under CPython with a pipe ------------------------------------------------
 def test_console_reads_whole_lines_without_blocking_and_refuses_bad_ones():
-    from carddraw.app import Console, MAX_LINE
+    from carddraw.protocol import Console, MAX_LINE
     read_fd, write_fd = os.pipe()
 
     class Stdin:  # unbuffered, like MicroPython's sys.stdin on the board

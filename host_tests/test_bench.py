@@ -444,7 +444,7 @@ def st(body):
 def test_power_on_self_test_walks_the_hardware_and_passes_with_every_button():
     r = st("""
         dev = simhost.Device(seed=1, held=["DRAW"])
-        out = {"app_at_boot": dev.app is not None}
+        out = {"app_at_boot": dev.app.selftest is None}
         walk, tones, lits = [], [], []
         for i in range(130):                     # the first 13 s, sampled every 100 ms
             r = json.loads(dev.advance(100))
@@ -464,12 +464,12 @@ def test_power_on_self_test_walks_the_hardware_and_passes_with_every_button():
             dev.press(name)
             until(dev, name + " ok", 1000)
         out["result"] = [until(dev, "self-test passed", 3000), list(SIM.led_rgb())]
-        out["app_before_draw"] = dev.app is not None
+        out["app_before_draw"] = dev.app.selftest is None
         dev.advance(2000)
-        out["still"] = dev.app is None
+        out["still"] = dev.app.selftest is not None
         dev.press("DRAW")
         dev.advance(400)
-        out["app"] = dev.app is not None and dev.app.controller.view().screen
+        out["app"] = dev.app.selftest is None and dev.app.controller.view().screen
         out["screen"] = screen(dev)[:3]
         out["log"] = selftest_log()
         out["feeds"] = [SIM.wdt_feeds, dev.now]
@@ -504,7 +504,7 @@ def test_power_on_self_test_reports_each_unpressed_button_then_starts_the_app_by
             times[name] = until(dev, name + ": no press", 25000) - asked
         end = until(dev, "self-test FAILED", 5000)
         text = screen(dev)
-        while dev.app is None:
+        while dev.app.selftest is not None:
             dev.advance(100)
             assert not SIM.wdt_expired(dev.now)
         RESULT = {"times": times, "text": text, "waited": dev.now - end, "led": list(SIM.led_rgb()),
@@ -518,11 +518,13 @@ def test_power_on_self_test_reports_each_unpressed_button_then_starts_the_app_by
 
 
 def test_self_test_loop_of_the_board_feeds_the_watchdog_and_ends():
-    # selftest.run() as app.main() runs it, on the VM's real clock, with the waits shortened
+    # app.main()'s way: App.run(), the board's loop, with the self-test begun; on the VM's
+    # real clock, with the waits shortened. Every pass is App.loop_pass, fed or not.
     r = run_in_vm(textwrap.dedent("""
-        import os
+        import asyncio, os, random, sys
         from machine import SIM
         from carddraw import selftest
+        from carddraw.app import App
         from carddraw.board import Board
         from carddraw.store import Store
         for k in ("LED_MS", "PATTERN_MS", "GAP_MS", "BATTERY_MS", "PROMPT_MS", "MISS_MS", "END_MS"):
@@ -531,15 +533,24 @@ def test_self_test_loop_of_the_board_feeds_the_watchdog_and_ends():
         os.mkdir("/flash3")
         os.chdir("/flash3")
         board = Board()
-        store = Store()
-        await selftest.run(board, store)
-        selftest.unload()
-        import sys
-        RESULT = [SIM.wdt_timeout, SIM.wdt_feeds, [r["ev"] for r in store.read_log()[0]],
-                  "carddraw.selftest" in sys.modules]
+        app = App(board, Store(), random, board.ticks_ms(), write=lambda s: None)
+        app.begin_selftest(app.last_input)
+        during = "carddraw.selftest" in sys.modules
+        task = asyncio.create_task(app.run())
+        for _ in range(200):
+            await asyncio.sleep_ms(20)
+            if app.selftest is None:
+                break
+        await asyncio.sleep_ms(100)
+        task.cancel()
+        await asyncio.sleep_ms(0)
+        RESULT = [SIM.wdt_timeout, SIM.wdt_feeds, [r["ev"] for r in app.store.read_log()[0]],
+                  during, "carddraw.selftest" in sys.modules, app.selftest is None,
+                  app.drawn is not None and app.drawn[0]]
     """), libs=[SIMLIB])
     assert r[0] == 5000 and r[1] > 10
-    assert r[2] == ["selftest"] and r[3] is False
+    assert r[2] == ["selftest"] and r[3] is True and r[4] is False
+    assert r[5] is True and r[6] == "setup"        # then the app's own passes: set-up drawn
 
 
 def test_self_test_through_the_simulator_command_line():

@@ -85,7 +85,7 @@ class Bench:
     # -- input -------------------------------------------------------------------------------
     def step(self, ms=300):
         self.now += ms
-        self.app.step(self.now)
+        self.app.loop_pass(self.now)
         self.steps.append((self.fs.ops, self.c.resume_state(), self.board.led.colour))
 
     def press(self, *names, kind="short"):
@@ -318,7 +318,7 @@ def test_a_power_cut_at_every_flash_operation_loses_nothing(event):
         # the device goes on: the boot logged its resume, a few presses later all is on flash
         for i, name in enumerate(("DRAW", "DRAW", "RANK")):
             board.buttons.push(name)
-            app.step(5_000_000 + 300 * (i + 1))
+            app.loop_pass(5_000_000 + 300 * (i + 1))
         new, bad = appended(survivor, fs.flash)
         assert bad == 0 and new, cut
         assert not any(r["ev"] in ("error", "damage") for r in new), cut

@@ -63,45 +63,15 @@ def test_heap_does_not_grow_over_10000_draws():
 
 
 PRELUDE = """
-import asyncio, json, random
+import asyncio
 import machine
-from machine import SIM
-from carddraw import config
-from carddraw.board import Board
-from carddraw.store import Store
-from carddraw.app import App
-
-class Clock:
-    t = 0
-CLOCK = Clock()
-SIM.clock = lambda: CLOCK.t      # the watchdog's time: virtual, so a stall costs no real time
-
-def boot(seed):
-    random.seed(seed)
-    app = App(Board(), Store(), random, CLOCK.t, write=lambda s: None)
-    return app
-
-def run(app, ms):
-    end = CLOCK.t + ms
-    while CLOCK.t < end:
-        CLOCK.t += config.LOOP_MS
-        app.step(CLOCK.t)
-
-def tap(app, name, ms=120):
-    SIM.press(name)
-    run(app, ms)
-    SIM.release(name)
-    run(app, 100)
-
-def state(app):
-    c = app.controller
-    return {"show": c.show(), "resume": c.resume_state(), "led": c.view().led}
+from app_harness import *        # boot, run, tap, state on the virtual clock
 """
 
 
 def test_a_stalled_loop_is_reset_by_the_watchdog_and_the_device_comes_back():
-    """App.run() feeds the watchdog every pass. Its step is then replaced by one that never
-    comes back (it spins, time passing, nothing fed): the watchdog expires once its timeout
+    """App.run() feeds the watchdog every pass (App.loop_pass). The pass's work
+    (App.update) is then replaced by one that never comes back (it spins, time passing, nothing fed): the watchdog expires once its timeout
     has passed since the last feed -- under the RP2040's 8,388 ms. The reset is a new Board,
     Store and App on the same filesystem: the same screen, the same action, the same card."""
     r = run_in_vm(PRELUDE + """
@@ -119,11 +89,11 @@ tap(app, "DRAW")                 # start
 tap(app, "DRAW")                 # draw: a card pending, a redraw offered
 before = state(app)
 out = {"before": before}
-real_step = app.step
+real_update = app.update
 GAPS = []
 STALL = {"on": False, "for": None, "fed": None}
 
-def step(now):
+def update(now):
     if STALL["on"]:
         STALL["fed"] = SIM.wdt_fed
         while not SIM.wdt_expired(CLOCK.t):   # stuck: the loop never gets to feed
@@ -140,8 +110,8 @@ def step(now):
     CLOCK.t += config.LOOP_MS
     if last is not None:
         GAPS.append(CLOCK.t - last)
-    real_step(now)
-app.step = step
+    real_update(now)
+app.update = update
 
 async def main():
     task = asyncio.create_task(app.run())
@@ -175,7 +145,7 @@ await again()
 records = app2.store.read_log()[0]
 out["resume_logged"] = [x for x in records if x["ev"] == "resume"][-1:]
 RESULT = out
-""", libs=[SIM])
+""", libs=[SIM, VMLIB])
     run = r["running"]
     assert run["timeout"] == 5000 and run["feeds"] >= 5 and not run["expired"]
     assert run["max_gap"] <= 40                          # fed every pass of the loop

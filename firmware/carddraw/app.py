@@ -1,33 +1,19 @@
 # The shell: one loop wiring board -> controller -> LED / buzzer / display, and the store.
-# App.step(now_ms) is one pass of the loop and takes the time as an argument, so the simulator
-# can run it on simulated time; App.run() is the asyncio loop the board uses. The bench's
-# `log` and `test ...` commands and the power-on self-test live in selftest.py, imported only
-# when used: normal play carries none of them in RAM.
+# App.loop_pass(now_ms) is one pass of the loop, guarded (an exception is shown and logged)
+# and ending with the watchdog fed; it takes the time as an argument, so the simulator runs
+# the very same passes on simulated time. App.run() is the board's asyncio loop around it.
+# Loaded only when needed, so normal play carries none of them in RAM: protocol.py (the USB
+# console and the bench commands) on the first byte on the console, selftest.py (the
+# power-on self-test, run by loop_pass in place of the app's own work) with DRAW held at
+# power-on.
 import json
 
 from carddraw import config, screens
 from carddraw.controller import Controller, View
 
-COMMANDS = ("press NAME, long NAME, wait MS, show, seed N, log, test led|display|button|draws|end"
-            " (NAME: RANK, HELP, DRAW, STOP)")
-MAX_LINE = 80         # a protocol line longer than this is refused
-MAX_QUEUE = 16        # protocol lines held while a `wait` runs (the bench tool sends one at a time)
-MAX_WAIT_MS = 600_000  # one `wait` at most 10 minutes
 NOTICE_MS = 4000      # a notice (a damaged file, an error) stays this long on the bottom line
 BLINK_MS = 250
 BATTERY_MS = 5000     # the battery is read this often, not every loop pass (8 ADC reads each)
-
-
-def number(arg, most=9):
-    """arg as a whole number if it is 1 to `most` ASCII digits, else None. Not str.isdigit():
-    under CPython it also takes '²' (which int() then refuses) or Arabic-Indic digits, and
-    int() of a few thousand digits raises there."""
-    if arg is None or not 0 < len(arg) <= most:
-        return None
-    for ch in arg:
-        if not "0" <= ch <= "9":
-            return None
-    return int(arg)
 
 
 class App:
@@ -64,7 +50,11 @@ class App:
         self.last_error = None      # the last error logged
         self.queue = []             # protocol lines waiting
         self.wait_until = None      # a `wait` (or `test button`) in progress holds the queue
-        self.test = None            # a bench test (selftest.Test) owning the LED and display
+        self.test = None            # a bench test (protocol.Test) owning the LED and display
+        self.protocol = None        # the protocol module, once a line has come
+        self.console = None         # protocol.Console, once a byte has come on the console
+        self.listening = None       # (stream, select.poll) watched for that first byte
+        self.selftest = None        # selftest.SelfTest while the power-on self-test runs
         self.notice_until = now_ms + NOTICE_MS
         self.apply_settings()
 
@@ -100,54 +90,34 @@ class App:
         self.board.display.brightness(self.controller.settings["brightness"])
         self.drawn = None
 
-    def line(self, text):
-        """A bench-protocol line from the USB console; handled in order by step(). While a
-        `wait` holds the queue, at most MAX_QUEUE lines wait; more are refused, not stored."""
-        if len(self.queue) >= MAX_QUEUE:
-            self.reply({"error": "busy: %d lines waiting, line ignored" % MAX_QUEUE})
-            return
-        self.queue.append(text)
+    # -- the USB console: a tiny hook here, the rest in protocol.py ------------------------------
+    def listen(self, stream):
+        """Watch `stream` (sys.stdin on the board) for the bench protocol; nothing of the
+        protocol is loaded until a byte arrives."""
+        import select
+        poll = select.poll()
+        poll.register(stream, select.POLLIN)
+        self.listening = (stream, poll)
 
-    def command(self, text, now):
-        """Run one protocol line; return the reply dict, or None while a `wait` runs."""
-        words = text.split()
-        if not words:
-            return {"error": "empty line; commands: " + COMMANDS}
-        cmd = words[0].lower()
-        if cmd == "test" or cmd == "log":
-            from carddraw import selftest  # the bench's extras: in RAM only once used
-            return selftest.command(self, cmd, words[1:], now)
-        arg = words[1] if len(words) > 1 else None
-        if len(words) > 2:
-            return {"error": "%s takes one argument; commands: %s" % (cmd, COMMANDS)}
-        if cmd in ("press", "long"):
-            name = (arg or "").upper()
-            if name not in config.BUTTONS:
-                return {"error": "%s needs a button: RANK, HELP, DRAW or STOP" % cmd}
-            self.last_input = now
-            if self.idle or self.test is not None:
-                self.end_test()
-                self.wake()
-            self.error = None
-            (self.controller.long if cmd == "long" else self.controller.press)(name, now)
-            return {"ok": cmd, "button": name, "screen": self.controller.view().screen}
-        if cmd == "wait":
-            ms = number(arg)
-            if ms is None or ms > MAX_WAIT_MS:
-                return {"error": "wait needs milliseconds, 0 to %d" % MAX_WAIT_MS}
-            self.wait_until = now + ms
-            return None
-        if cmd == "show":
-            if arg is not None:
-                return {"error": "show takes no argument"}
-            return self.controller.show()
-        if cmd == "seed":
-            n = number(arg)
-            if n is None:
-                return {"error": "seed needs a whole number, 0 to 999999999"}
-            why = self.controller.seed(n)
-            return {"error": why} if why else {"ok": "seed", "seed": n}
-        return {"error": "unknown command %r; commands: %s" % (cmd[:16], COMMANDS)}
+    def read_console(self):
+        if self.console is None:
+            if self.listening is None or not self.listening[1].poll(0):
+                return
+            self.console = self.load_protocol().Console(self.listening[0], self.write)
+            self.listening = None
+        for text in self.console.lines():
+            self.line(text)
+
+    def load_protocol(self):
+        if self.protocol is None:
+            from carddraw import protocol
+            self.protocol = protocol
+        return self.protocol
+
+    def line(self, text):
+        """A bench-protocol line (from the console, or a test): queued, run in order by the
+        loop pass (protocol.line, protocol.serve)."""
+        self.load_protocol().line(self, text)
 
     def reply(self, obj):
         self.write(json.dumps(obj))
@@ -158,21 +128,53 @@ class App:
         self.drawn = None
 
     # -- one pass of the loop --------------------------------------------------------------------
-    def step(self, now):
-        board = self.board
-        for name, kind in board.buttons.poll(now):
+    def loop_pass(self, now):
+        """One pass, as the board, the simulator and the tests all run it: the app's work (or
+        the self-test's), an exception shown and logged instead of stopping the loop, then
+        the watchdog fed. -> False if the pass raised."""
+        ok = True
+        try:
+            if self.selftest is not None:
+                self.selftest_pass(now)
+            else:
+                self.read_console()
+                self.update(now)
+        except Exception as e:  # noqa: BLE001 -- the loop must go on
+            ok = False
+            self.fail(e, now)
+        wdt = getattr(self.board, "wdt", None)
+        if wdt is not None:
+            wdt.feed()
+        return ok
+
+    def update(self, now):
+        """The app's work in a pass: buttons, protocol lines, the clock, saving, output."""
+        for name, kind in self.board.buttons.poll(now):
             self.button(name, kind, now)
-        if self.wait_until is not None and now - self.wait_until >= 0:
-            self.wait_until = None
-            self.reply(self.test.timeout(self) if self.test is not None else {"ok": "wait"})
-        while self.queue and self.wait_until is None:
-            out = self.command(self.queue.pop(0), now)
-            if out is not None:
-                self.reply(out)
+        if self.protocol is not None:
+            self.protocol.serve(self, now)
         self.controller.tick(now)
         self.save()
         self.output(now)
         self.idle_check(now)
+
+    # -- the power-on self-test ------------------------------------------------------------------
+    def begin_selftest(self, now):
+        """Run the power-on self-test (selftest.py) in the loop passes to come; the app starts
+        when it ends. Protocol lines typed meanwhile wait on the console."""
+        from carddraw.selftest import SelfTest
+        self.selftest = SelfTest(self.board, self.store, now)
+
+    def selftest_pass(self, now):
+        if not self.selftest.step(now):
+            return
+        self.selftest = None
+        from carddraw import selftest
+        selftest.unload()
+        self.last_input = now           # the app starts now: idle, notices and the display
+        self.notice_until = now + NOTICE_MS
+        self.drawn = None
+        self.apply_settings()           # the self-test had the buzzer on whatever the settings
 
     def save(self):
         """Persist what changed: the resume state first, so a power cut right after a draw
@@ -243,10 +245,14 @@ class App:
         self.drawn = None
 
     # -- the board's loop ------------------------------------------------------------------------
-    async def run(self, console=None):
+    async def run(self, stream=None):
+        """The board's loop: loop_pass every LOOP_MS, the watchdog started first; `stream`
+        (sys.stdin) is the USB console."""
         import asyncio
         board = self.board
-        wdt = board.watchdog(config.WATCHDOG_MS)
+        board.watchdog(config.WATCHDOG_MS)
+        if stream is not None:
+            self.listen(stream)
         # ticks_ms wraps (every 2**30 ms on the RP2040); the controller gets a count that never does
         start = board.ticks_ms()
         base = self.last_input
@@ -256,55 +262,8 @@ class App:
             if now - base > 1 << 29:  # re-anchor long before ticks_diff's range runs out
                 start = t
                 base = now
-            try:
-                if console is not None:
-                    for text in console.lines():
-                        self.line(text)
-                self.step(now)
-            except Exception as e:  # noqa: BLE001 -- the loop must go on
-                self.fail(e, now)
-            wdt.feed()
+            self.loop_pass(now)
             await asyncio.sleep_ms(config.LOOP_MS)
-
-
-class Console:
-    """The USB serial console, read without blocking the loop: whole lines, at most MAX_LINE."""
-
-    def __init__(self, stream=None, reply=print):
-        import select
-        import sys
-        self.stream = stream or sys.stdin
-        self.poll = select.poll()
-        self.poll.register(self.stream, select.POLLIN)
-        self.buf = ""
-        self.reply = reply
-        self.overlong = False
-
-    def lines(self):
-        out = []
-        # at most two lines' worth a pass: a host sending faster than that must not keep the
-        # loop here (the watchdog would fire); the rest waits in the USB buffer, nothing lost
-        for _ in range(2 * MAX_LINE + 2):
-            if not self.poll.poll(0):
-                break
-            ch = self.stream.read(1)
-            if not ch:
-                break
-            if ch in "\r\n":
-                if self.overlong:
-                    self.reply(json.dumps({"error": "line longer than %d characters ignored" % MAX_LINE}))
-                elif self.buf:
-                    if all(" " <= c <= "~" for c in self.buf):
-                        out.append(self.buf)
-                    else:
-                        self.reply(json.dumps({"error": "line with bytes that are not text ignored"}))
-                self.buf = ""
-                self.overlong = False
-            elif len(self.buf) >= MAX_LINE:
-                self.overlong = True
-            else:
-                self.buf += ch
-        return out
 
 
 def main():
@@ -312,13 +271,11 @@ def main():
     self-test first (tools/sim/simhost.py boots the same way)."""
     import asyncio
     import random
+    import sys
     from carddraw.board import Board
     from carddraw.store import Store
     board = Board()
-    store = Store()
+    app = App(board, Store(), random, board.ticks_ms())
     if "DRAW" in board.buttons.held():
-        from carddraw import selftest
-        asyncio.run(selftest.run(board, store))
-        selftest.unload()
-    app = App(board, store, random, board.ticks_ms())
-    asyncio.run(app.run(Console()))
+        app.begin_selftest(app.last_input)
+    asyncio.run(app.run(sys.stdin))

@@ -11,6 +11,7 @@ import time
 from machine import ADC, I2C, PWM, Pin, WDT
 
 from carddraw import config
+from carddraw.button import Button
 from carddraw.ssd1306 import SSD1306
 
 
@@ -25,55 +26,9 @@ def ticks_diff(later: int, earlier: int) -> int:
 
 
 # -- Buttons -------------------------------------------------------------------------------
-class Button:
-    """One button's press logic, apart from the pin so tests can feed it levels and times.
-
-    update(level, now_ms) takes the raw level (0 = pressed: the pin has a pull-up and the
-    button joins it to GND) and returns "short", "long" or None:
-    - a level counts only once it has been steady for debounce_ms, so contact bounce shorter
-      than that gives exactly one press and one release;
-    - "long" fires once, when a press has lasted long_ms, and its release is then silent;
-    - "short" fires on the release of a press that never reached long_ms;
-    - a press already down at the first update (held at power-on) makes no event at all.
-    """
-
-    def __init__(self, name, pin=None, debounce_ms=None, long_ms=None):
-        self.name = name
-        self.pin = pin
-        self.debounce_ms = config.DEBOUNCE_MS if debounce_ms is None else debounce_ms
-        self.long_ms = config.LONG_PRESS_MS if long_ms is None else long_ms
-        self.pressed = False   # the debounced state
-        self._raw = -1         # the last raw level seen; -1 before the first update
-        self._since = 0        # when the raw level last changed
-        self._down_at = 0      # when the current press began
-        self._quiet = False    # the current press has had its event (long, or power-on)
-
-    def update(self, level, now_ms):
-        if self._raw < 0:
-            self._raw = level
-            self._since = now_ms
-            self.pressed = self._quiet = level == 0
-            return None
-        if level != self._raw:
-            self._raw = level
-            self._since = now_ms
-        elif (level == 0) != self.pressed and ticks_diff(now_ms, self._since) >= self.debounce_ms:
-            self.pressed = level == 0
-            if self.pressed:
-                self._down_at = self._since
-                self._quiet = False
-            elif self._quiet:
-                return None
-            else:
-                return "short"
-        if self.pressed and not self._quiet and ticks_diff(now_ms, self._down_at) >= self.long_ms:
-            self._quiet = True
-            return "long"
-        return None
-
-
 class Buttons:
-    """config.BUTTONS on their pins with pull-ups."""
+    """config.BUTTONS on their pins with pull-ups, each read into its Button (button.py:
+    debounce and long press)."""
 
     def __init__(self):
         self.buttons = [Button(name, Pin(config.BUTTON_PINS[name], Pin.IN, Pin.PULL_UP))

@@ -1,170 +1,18 @@
-"""The bench's extra protocol commands and the power-on self-test.
+"""The power-on self-test (DRAW held at power-on), and the display pattern it shows.
 
-Imported only when one of them is used (app.py's `log` and `test` commands, DRAW held at
-power-on), so normal play carries none of this in RAM.
+Not in the boot heap: App.begin_selftest imports it, App.loop_pass runs SelfTest.step(now)
+every pass in place of the app's own work (so the board's loop, the watchdog feed and the
+simulator are the same as ever), and unload() drops the module once the test is over.
+The bench's `test display` (protocol.py) borrows pattern().
 
-Bench commands, over the USB serial (App.command hands them here):
-  log               the action log, oldest first: one {"log": record} line per record, read a
-                    line at a time from flash, then {"ok": "log", "records": N, "damaged": D}
-  test led COLOUR   green, yellow, red, black (shows purple; "purple" works too) or off: the LED
-                    shows it until the test ends -> {"ok": "led", "colour", "rgb"}
-  test display      a checkerboard of 8 x 8 squares inside a one-pixel border
-                    -> {"ok": "display", "lit": lit pixels read back from the frame, "pixels"}
-  test button MS    waits up to MS ms (1-60000) for a press of a physical button, holding the
-                    queue as `wait` does -> {"ok": "button", "button", "kind": "short"|"long"}
-                    or {"error": "no button pressed in MS ms"}. The press does nothing else.
-  test draws N      set-up screen only: N draws (1-10000) from the deck the settings build,
-                    each card put back, with the controller's rng through the engine (R9);
-                    nothing changes -> {"ok": "draws", "n", "deck": [g, y, r, b], "counts"}
-  test end          back to the normal view -> {"ok": "end"}
-A test (led, display, button) owns the LED and the display until `test end`, another test,
-a `press`/`long` line or a press of a button (which then does nothing else). `show` still
-answers with the controller's view: what comes back when the test ends.
-
-Power-on self-test (DRAW held at power-on): SelfTest.step(now) is one pass, on any clock, so
-the simulator drives it on simulated time; run() is the board's loop around it. The screen
-walks through the LED colours, the display pattern and its inverse (every pixel lit once), the
-buzzer's patterns, the battery voltage, then asks for each button in turn ("press RANK",
-"RANK ok", or after PROMPT_MS "RANK: no press"), says "self-test passed" (or FAILED) and ends
-on a fresh press of DRAW or after END_MS. The result goes to the log as {"ev": "selftest"}.
+The screen walks through the LED colours, the display pattern and its inverse (every pixel
+lit once), the buzzer's patterns, the battery voltage, then asks for each button in turn
+("press RANK", "RANK ok", or after PROMPT_MS "RANK: no press"), says "self-test passed" (or
+FAILED) and ends on a fresh press of DRAW or after END_MS. The result goes to the log as
+{"ev": "selftest"}.
 """
 from carddraw import config, screens
 from carddraw.controller import View
-from carddraw.app import number
-
-LED_TESTS = ("green", "yellow", "red", "black", "off")
-TESTS = "test led COLOUR, test display, test button MS, test draws N, test end"
-MAX_BUTTON_MS = 60000
-MAX_DRAWS = 10000
-
-
-# -- bench commands ------------------------------------------------------------------------
-def command(app, cmd, args, now):
-    """One `log` or `test ...` line (args: the words after it) -> reply dict, or None while
-    `test button` waits."""
-    if cmd == "log":
-        if args:
-            return {"error": "log takes no argument"}
-        return stream_log(app)
-    what = args[0].lower() if args else ""
-    arg = args[1] if len(args) > 1 else None
-    if what not in ("led", "display", "button", "draws", "end") or len(args) > 2:
-        return {"error": "test needs one of: " + TESTS}
-    if what == "end":
-        if arg is not None:
-            return {"error": "test end takes no argument"}
-        app.end_test()
-        return {"ok": "end"}
-    if what == "draws":
-        return draws(app, arg)
-    board = app.board
-    if what == "led":
-        c = (arg or "").lower()
-        if c == "purple":
-            c = "black"
-        if c not in LED_TESTS:
-            return {"error": "test led needs a colour: green, yellow, red, black (purple) or off"}
-        led = None if c == "off" else c
-        test = Test("led", ["LED test", c == "black" and "purple (black)" or c, "",
-                            "test end: back"], led)
-    elif what == "display":
-        if arg is not None:
-            return {"error": "test display takes no argument"}
-        test = Test("display")
-    else:
-        ms = number(arg, 5)
-        if ms is None or not 0 < ms <= MAX_BUTTON_MS:
-            return {"error": "test button needs milliseconds, 1 to %d" % MAX_BUTTON_MS}
-        test = Test("button", ["Button test", "Press a button", "within %d s" % ((ms + 999) // 1000)],
-                    None, ms)
-        app.wait_until = now + ms
-    app.last_input = now
-    if app.idle:
-        app.wake()
-    app.test = test
-    test.output(app)  # at once, so the reply can say what the LED and display show
-    if what == "led":
-        return {"ok": "led", "colour": c, "rgb": list(board.led.value)}
-    if what == "display":
-        return {"ok": "display", "lit": lit(board.display), "pixels": 8 * len(board.display.buffer)}
-    return None
-
-
-def stream_log(app):
-    """Every log record as its own reply line, read one line at a time (never a list in RAM)."""
-    n = [0]
-    wdt = getattr(app.board, "wdt", None)
-
-    def each(record):
-        app.reply({"log": record})
-        n[0] += 1
-        if wdt is not None:
-            wdt.feed()  # a full log is hundreds of lines: the stream must not reset the board
-
-    bad = app.store.read_log(each)[1]
-    return {"ok": "log", "records": n[0], "damaged": bad}
-
-
-def draws(app, arg):
-    """R9 sampled: N draws from the set-up screen's deck, each card put back."""
-    n = number(arg, 5)
-    if n is None or not 0 < n <= MAX_DRAWS:
-        return {"error": "test draws needs a number of draws, 1 to %d" % MAX_DRAWS}
-    c = app.controller
-    if c.screen != "setup":
-        return {"error": "test draws only on the set-up screen"}
-    from carddraw.action import Action, RuleError
-    from carddraw.deck import COLOURS
-    s = c.settings
-    a = Action(s["skill"], s["ranks"], s["helpers"], s["bonus"], s["green"], s["yellow"],
-               s["red"], s["black"], s["needed"], s["auto"])
-    counts = [0, 0, 0, 0]
-    wdt = getattr(app.board, "wdt", None)
-    try:
-        for i in range(n):
-            counts[COLOURS.index(a.draw(c.rng))] += 1
-            a.pending = None  # put back: a card pending acceptance never left the deck (R15)
-            if wdt is not None and not i & 1023:
-                wdt.feed()
-    except RuleError as e:  # R22: an empty deck
-        return {"error": str(e)}
-    return {"ok": "draws", "n": n, "deck": list(a.deck.counts()), "counts": counts}
-
-
-class Test:
-    """A bench test in progress: what the LED and the display show until it ends."""
-
-    def __init__(self, name, lines=None, led=None, button_ms=0):
-        self.name = name
-        self.lines = lines        # None: the display pattern
-        self.led = led
-        self.button_ms = button_ms
-        self.shown = False
-
-    def output(self, app):
-        board = app.board
-        board.led.show(self.led)
-        if not self.shown:
-            self.shown = True
-            if self.lines is None:
-                pattern(board.display, 0)
-            else:
-                screens.render(View("test", self.lines), board.display, None)
-            board.display.show()
-
-    def press(self, app, name, kind):
-        """A physical press: answers `test button`, and ends the test either way."""
-        if self.button_ms and app.wait_until is not None:
-            app.wait_until = None
-            app.reply({"ok": "button", "button": name, "kind": kind})
-        app.end_test()
-
-    def timeout(self, app):
-        """The held queue's time is up: `test button` saw no press (or a `wait` ran out)."""
-        if not self.button_ms:
-            return {"ok": "wait"}
-        app.end_test()
-        return {"error": "no button pressed in %d ms" % self.button_ms}
 
 
 def pattern(d, invert):
@@ -176,16 +24,6 @@ def pattern(d, invert):
         for x in range((y >> 3 & 1) << 3, d.width, 16):
             d.fill_rect(x, y, 8, 8, on)
     d.rect(0, 0, d.width, d.height, 1)
-
-
-def lit(d):
-    """Lit pixels in the frame the display was last given."""
-    n = 0
-    for b in d.buffer:
-        while b:
-            b &= b - 1
-            n += 1
-    return n
 
 
 # -- the power-on self-test ----------------------------------------------------------------
@@ -316,21 +154,9 @@ class SelfTest:
         return True
 
 
-async def run(board, store):
-    """The board's loop around SelfTest: its own clock from 0, the watchdog fed every pass."""
-    import asyncio
-    wdt = board.watchdog(config.WATCHDOG_MS)
-    start = board.ticks_ms()
-    test = SelfTest(board, store, 0)
-    while not test.step(board.ticks_diff(board.ticks_ms(), start)):
-        wdt.feed()
-        await asyncio.sleep_ms(config.LOOP_MS)
-    wdt.feed()
-
-
 def unload():
-    """Drop this module once the self-test is over, so the app boots with the RAM it
-    always has."""
+    """Drop this module once the self-test is over (App.loop_pass calls this), so the app
+    goes on with the RAM it always has."""
     import sys
     import carddraw
     sys.modules.pop(__name__, None)

@@ -1,9 +1,11 @@
 # Drives the firmware's App inside the MicroPython VM on the hardware stand-ins (tools/sim),
-# on a virtual clock: shared by test_app.py and test_bench.py (`from app_harness import *`).
+# on a virtual clock: the one harness of the VM tests (`from app_harness import *`). Every
+# pass is the firmware's own App.loop_pass, as the board and the simulator run it.
 import json
 import random
 
 from machine import SIM
+from carddraw import config
 from carddraw.board import Board
 from carddraw.store import Store
 from carddraw.app import App
@@ -14,7 +16,7 @@ class Clock:
 
 
 CLOCK = Clock()
-SIM.clock = lambda: CLOCK.t
+SIM.clock = lambda: CLOCK.t      # the watchdog's time: virtual, so a stall costs no real time
 REPLIES = []
 
 
@@ -27,14 +29,15 @@ def boot(seed=1, watchdog=False):
     return app
 
 
-def run(app, ms):
-    """ms of simulated time, a loop pass every 20 ms, feeding the watchdog if one runs."""
+def run(app, ms, errors_ok=False):
+    """ms of simulated time, a loop pass every LOOP_MS (the pass feeds the watchdog if one
+    runs). A pass that raised (loop_pass shows and logs it, and goes on) stops the test
+    unless errors_ok."""
     end = CLOCK.t + ms
     while CLOCK.t < end:
-        CLOCK.t += 20
-        app.step(CLOCK.t)
-        if app.board.wdt is not None:
-            app.board.wdt.feed()
+        CLOCK.t += config.LOOP_MS
+        if not app.loop_pass(CLOCK.t) and not errors_ok:
+            raise AssertionError("a loop pass raised: %s" % app.last_error)
 
 
 def send(app, *lines):
@@ -58,3 +61,9 @@ def tap(app, name, ms=120):
     run(app, ms)
     SIM.release(name)
     run(app, 100)
+
+
+def state(app):
+    """What must survive a power cut or a watchdog reset: the view and the resume state."""
+    c = app.controller
+    return {"show": c.show(), "resume": c.resume_state(), "led": c.view().led}

@@ -51,7 +51,7 @@ from carddraw.store import Store
 from carddraw.app import App
 board = Board()
 app = App(board, Store(), random, 0)
-app.step(0)
+app.loop_pass(0)
 """
 
 SIM_BOOT = """

@@ -2,14 +2,15 @@
 on the hardware stand-ins (machine.py, neopixel.py), stepped on a virtual clock.
 
 The firmware does not know it is simulated. Device() boots exactly as carddraw.app.main()
-does (Board(), Store() in the current folder; with DRAW held at power-on the self-test first,
-carddraw.selftest.SelfTest stepped as selftest.run() steps it; then App(board, store, random,
-now), Console on the USB serial) and each step() is one pass of App.run()'s loop body (the
-console's lines to the app, step, fail() on an exception, feed the watchdog), but without
-asyncio: the JavaScript side (tools/sim/device.mjs) calls advance(ms)
-and the app is stepped every config.LOOP_MS of simulated time. So a simulated minute can pass
-in a fraction of a second (the protocol's `wait`), or in real time (the terminal, the web).
-Device(held=["DRAW"]) powers on with those buttons held down (release() lets go).
+does (Board(), Store() in the current folder, App(board, store, random, now); with DRAW held
+at power-on, app.begin_selftest(); the USB serial handed to app.listen() as main() hands
+sys.stdin to app.run()) and each step() is the firmware's own App.loop_pass(now): the very
+pass App.run() makes on the board (the console's lines, the app's work or the self-test's,
+an exception shown and logged, the watchdog fed), without asyncio: the JavaScript side
+(tools/sim/device.mjs) calls advance(ms) and a pass runs every config.LOOP_MS of simulated
+time. So a simulated minute can pass in a fraction of a second (the protocol's `wait`), or
+in real time (the terminal, the web). Device(held=["DRAW"]) powers on with those buttons
+held down (release() lets go).
 
 Buttons go through the pins and the firmware's own debounce and long-press logic: a tap
 holds the pin low SHORT_MS, a long press LONG_MS; hold()/release() follow a finger or a
@@ -45,7 +46,7 @@ import framebuf
 from machine import SIM
 
 from carddraw import config, screens
-from carddraw.app import App, Console
+from carddraw.app import App
 from carddraw.board import Board
 from carddraw.controller import View
 from carddraw.store import Store
@@ -110,48 +111,27 @@ class Device:
         self.errors = 0
         self._frame_key = None
         self._glyphs = None
-        # as app.main(): the board, the store, the app, the console, then the loop; what the
-        # firmware prints to the USB serial goes to self.replies
+        # as app.main(): the board, the store, the app, the self-test if DRAW is held, the
+        # console, then the loop; what the firmware prints to the USB serial goes to self.replies
         self.board = Board()
         self.store = Store()
-        self.app = None
-        self.selftest = None
-        self.serial = Serial()
-        self.console = Console(self.serial, self.replies.append)
-        self.wdt = self.board.watchdog(config.WATCHDOG_MS)
-        if "DRAW" in self.board.buttons.held():   # as app.main()
-            from carddraw.selftest import SelfTest
-            self.selftest = SelfTest(self.board, self.store, self.now)
-        else:
-            self._start()
-        self.step()                  # the loop's first pass comes at once, as on the board
-
-    def _start(self):
+        self.wdt = self.board.watchdog(config.WATCHDOG_MS)   # as App.run() starts it
         self.app = App(self.board, self.store, random, self.now, write=self.replies.append)
+        if "DRAW" in self.board.buttons.held():
+            self.app.begin_selftest(self.now)
+        self.serial = Serial()
+        self.app.listen(self.serial)
+        self.step()                  # the loop's first pass comes at once, as on the board
 
     def clock(self):
         return self.now
 
     # -- time ------------------------------------------------------------------------------
     def step(self):
-        """One pass of App.run()'s loop at self.now (or of selftest.run()'s before it)."""
+        """One pass of the loop at self.now: the firmware's own App.loop_pass."""
         self._pins()
-        if self.app is None:
-            if self.selftest.step(self.now):
-                self.selftest = None
-                self._start()
-            self.wdt.feed()
-            self.steps += 1
-            self._tones()
-            return
-        try:
-            for text in self.console.lines():
-                self.app.line(text)
-            self.app.step(self.now)
-        except Exception as e:  # noqa: BLE001 -- as on the board: show it, carry on
+        if not self.app.loop_pass(self.now):
             self.errors += 1
-            self.app.fail(e, self.now)
-        self.wdt.feed()
         self.steps += 1
         self._tones()
 
@@ -173,8 +153,7 @@ class Device:
     def busy(self):
         """Protocol input not yet read, lines queued, or a `wait` running."""
         app = self.app
-        return bool(self.serial.buf) or (app is not None and (bool(app.queue)
-                                                              or app.wait_until is not None))
+        return bool(self.serial.buf) or bool(app.queue) or app.wait_until is not None
 
     def run_line(self, text):
         """One protocol line, typed into the serial console and run to its end in simulated
@@ -335,7 +314,7 @@ class Device:
     def render_view(self):
         """Hex of the firmware's own rendering (screens.render on a framebuf) of the view the
         app last sent to the display: what the OLED should show, for the tests."""
-        key = self.app.drawn if self.app is not None else None
+        key = self.app.drawn
         if key is None:
             return ""
         buf = bytearray(1024)

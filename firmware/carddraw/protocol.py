@@ -1,0 +1,322 @@
+"""The bench protocol on the USB serial console: reading lines, and every command.
+
+Not in the boot heap: App imports this module when the first byte arrives on the console
+(App.read_console) or a line is handed to App.line, and keeps it from then on. Nothing here
+imports app.py (App is passed in), so there is no import cycle.
+
+One command per line, one JSON reply per line:
+  press NAME, long NAME   NAME is RANK, HELP, DRAW or STOP -> {"ok", "button", "screen"}
+  wait MS           {"ok": "wait"} after MS ms (0-600000); the loop keeps running meanwhile
+                    and the lines after it wait in the queue (at most MAX_QUEUE)
+  show              the controller's view and the action (Controller.show)
+  seed N            seeds the shuffle (set-up screen only; logged)
+  log               the action log, oldest first: one {"log": record} line per record, read a
+                    line at a time from flash, then {"ok": "log", "records": N, "damaged": D}
+  test led COLOUR   green, yellow, red, black (shows purple; "purple" works too) or off: the LED
+                    shows it until the test ends -> {"ok": "led", "colour", "rgb"}
+  test display      a checkerboard of 8 x 8 squares inside a one-pixel border
+                    -> {"ok": "display", "lit": lit pixels read back from the frame, "pixels"}
+  test button MS    waits up to MS ms (1-60000) for a press of a physical button, holding the
+                    queue as `wait` does -> {"ok": "button", "button", "kind": "short"|"long"}
+                    or {"error": "no button pressed in MS ms"}. The press does nothing else.
+  test draws N      set-up screen only: N draws (1-10000) from the deck the settings build,
+                    each card put back, with the controller's rng through the engine (R9);
+                    nothing changes -> {"ok": "draws", "n", "deck": [g, y, r, b], "counts"}
+  test end          back to the normal view -> {"ok": "end"}
+A test (led, display, button) owns the LED and the display until `test end`, another test,
+a `press`/`long` line or a press of a button (which then does nothing else). `show` still
+answers with the controller's view: what comes back when the test ends.
+"""
+import json
+
+from carddraw import config, screens
+from carddraw.controller import View
+
+COMMANDS = ("press NAME, long NAME, wait MS, show, seed N, log, test led|display|button|draws|end"
+            " (NAME: RANK, HELP, DRAW, STOP)")
+TESTS = "test led COLOUR, test display, test button MS, test draws N, test end"
+MAX_LINE = 80          # a protocol line longer than this is refused
+MAX_QUEUE = 16         # protocol lines held while a `wait` runs (the bench tool sends one at a time)
+MAX_WAIT_MS = 600_000  # one `wait` at most 10 minutes
+MAX_BUTTON_MS = 60000
+MAX_DRAWS = 10000
+LED_TESTS = ("green", "yellow", "red", "black", "off")
+
+
+def number(arg, most=9):
+    """arg as a whole number if it is 1 to `most` ASCII digits, else None. Not str.isdigit():
+    under CPython it also takes '²' (which int() then refuses) or Arabic-Indic digits, and
+    int() of a few thousand digits raises there."""
+    if arg is None or not 0 < len(arg) <= most:
+        return None
+    for ch in arg:
+        if not "0" <= ch <= "9":
+            return None
+    return int(arg)
+
+
+class Console:
+    """The USB serial console, read without blocking the loop: whole lines, at most MAX_LINE."""
+
+    def __init__(self, stream, reply=print):
+        import select
+        self.stream = stream
+        self.poll = select.poll()
+        self.poll.register(stream, select.POLLIN)
+        self.buf = ""
+        self.reply = reply
+        self.overlong = False
+
+    def lines(self):
+        out = []
+        # at most two lines' worth a pass: a host sending faster than that must not keep the
+        # loop here (the watchdog would fire); the rest waits in the USB buffer, nothing lost
+        for _ in range(2 * MAX_LINE + 2):
+            if not self.poll.poll(0):
+                break
+            ch = self.stream.read(1)
+            if not ch:
+                break
+            if ch in "\r\n":
+                self._end_line(out)
+            elif len(self.buf) >= MAX_LINE:
+                self.overlong = True
+            else:
+                self.buf += ch
+        return out
+
+    def _end_line(self, out):
+        if self.overlong:
+            self.reply(json.dumps({"error": "line longer than %d characters ignored" % MAX_LINE}))
+        elif self.buf:
+            if all(" " <= c <= "~" for c in self.buf):
+                out.append(self.buf)
+            else:
+                self.reply(json.dumps({"error": "line with bytes that are not text ignored"}))
+        self.buf = ""
+        self.overlong = False
+
+
+# -- the queue -------------------------------------------------------------------------------
+def line(app, text):
+    """A line for App's queue, run in order by serve(). While a `wait` holds the queue, at
+    most MAX_QUEUE lines wait; more are refused, not stored."""
+    if len(app.queue) >= MAX_QUEUE:
+        app.reply({"error": "busy: %d lines waiting, line ignored" % MAX_QUEUE})
+        return
+    app.queue.append(text)
+
+
+def serve(app, now):
+    """The protocol's part of a loop pass: a `wait` (or `test button`) whose time is up
+    answers, then the queued lines run in order until one of them waits."""
+    if app.wait_until is not None and now - app.wait_until >= 0:
+        app.wait_until = None
+        app.reply(app.test.timeout(app) if app.test is not None else {"ok": "wait"})
+    while app.queue and app.wait_until is None:
+        out = command(app, app.queue.pop(0), now)
+        if out is not None:
+            app.reply(out)
+
+
+def command(app, text, now):
+    """Run one protocol line; return the reply dict, or None while a `wait` runs."""
+    words = text.split()
+    if not words:
+        return {"error": "empty line; commands: " + COMMANDS}
+    cmd = words[0].lower()
+    if cmd != "test" and cmd != "log" and len(words) > 2:
+        return {"error": "%s takes one argument; commands: %s" % (cmd, COMMANDS)}
+    handler = HANDLERS.get(cmd)
+    if handler is None:
+        return {"error": "unknown command %r; commands: %s" % (cmd[:16], COMMANDS)}
+    return handler(app, cmd, words[1:], now)
+
+
+# -- the commands: each (app, cmd, args, now) -> reply dict, or None while it waits -------------
+def press(app, cmd, args, now):
+    name = (args[0] if args else "").upper()
+    if name not in config.BUTTONS:
+        return {"error": "%s needs a button: RANK, HELP, DRAW or STOP" % cmd}
+    app.last_input = now
+    if app.idle or app.test is not None:
+        app.end_test()
+        app.wake()
+    app.error = None
+    c = app.controller
+    (c.long if cmd == "long" else c.press)(name, now)
+    return {"ok": cmd, "button": name, "screen": c.view().screen}
+
+
+def wait(app, cmd, args, now):
+    ms = number(args[0] if args else None)
+    if ms is None or ms > MAX_WAIT_MS:
+        return {"error": "wait needs milliseconds, 0 to %d" % MAX_WAIT_MS}
+    app.wait_until = now + ms
+    return None
+
+
+def show(app, cmd, args, now):
+    if args:
+        return {"error": "show takes no argument"}
+    return app.controller.show()
+
+
+def seed(app, cmd, args, now):
+    n = number(args[0] if args else None)
+    if n is None:
+        return {"error": "seed needs a whole number, 0 to 999999999"}
+    why = app.controller.seed(n)
+    return {"error": why} if why else {"ok": "seed", "seed": n}
+
+
+def log(app, cmd, args, now):
+    """Every log record as its own reply line, read one line at a time (never a list in RAM)."""
+    if args:
+        return {"error": "log takes no argument"}
+    n = [0]
+    wdt = getattr(app.board, "wdt", None)
+
+    def each(record):
+        app.reply({"log": record})
+        n[0] += 1
+        if wdt is not None:
+            wdt.feed()  # a full log is hundreds of lines: the stream must not reset the board
+
+    bad = app.store.read_log(each)[1]
+    return {"ok": "log", "records": n[0], "damaged": bad}
+
+
+def test(app, cmd, args, now):
+    """`test led|display|button|draws|end`: the first three start a Test (see Test)."""
+    what = args[0].lower() if args else ""
+    arg = args[1] if len(args) > 1 else None
+    if what not in TEST_MAKERS or len(args) > 2:
+        return {"error": "test needs one of: " + TESTS}
+    if what == "end":
+        if arg is not None:
+            return {"error": "test end takes no argument"}
+        app.end_test()
+        return {"ok": "end"}
+    if what == "draws":
+        return draws(app, arg)
+    made = TEST_MAKERS[what](arg)
+    if isinstance(made, dict):  # an error reply
+        return made
+    app.last_input = now
+    if app.idle:
+        app.wake()
+    app.test = made
+    made.output(app)  # at once, so the reply can say what the LED and display show
+    if what == "button":
+        app.wait_until = now + made.button_ms
+        return None
+    if what == "led":
+        return {"ok": "led", "colour": made.colour, "rgb": list(app.board.led.value)}
+    d = app.board.display
+    return {"ok": "display", "lit": lit(d), "pixels": 8 * len(d.buffer)}
+
+
+def led_test(arg):
+    colour = (arg or "").lower()
+    if colour == "purple":
+        colour = "black"
+    if colour not in LED_TESTS:
+        return {"error": "test led needs a colour: green, yellow, red, black (purple) or off"}
+    test = Test("led", ["LED test", colour == "black" and "purple (black)" or colour, "",
+                        "test end: back"], None if colour == "off" else colour)
+    test.colour = colour
+    return test
+
+
+def display_test(arg):
+    if arg is not None:
+        return {"error": "test display takes no argument"}
+    return Test("display")
+
+
+def button_test(arg):
+    ms = number(arg, 5)
+    if ms is None or not 0 < ms <= MAX_BUTTON_MS:
+        return {"error": "test button needs milliseconds, 1 to %d" % MAX_BUTTON_MS}
+    return Test("button", ["Button test", "Press a button", "within %d s" % ((ms + 999) // 1000)],
+                None, ms)
+
+
+TEST_MAKERS = {"led": led_test, "display": display_test, "button": button_test,
+               "draws": None, "end": None}
+HANDLERS = {"press": press, "long": press, "wait": wait, "show": show, "seed": seed, "log": log,
+            "test": test}
+
+
+def draws(app, arg):
+    """R9 sampled: N draws from the set-up screen's deck, each card put back."""
+    n = number(arg, 5)
+    if n is None or not 0 < n <= MAX_DRAWS:
+        return {"error": "test draws needs a number of draws, 1 to %d" % MAX_DRAWS}
+    c = app.controller
+    if c.screen != "setup":
+        return {"error": "test draws only on the set-up screen"}
+    from carddraw.action import RuleError
+    from carddraw.deck import COLOURS
+    from carddraw.settings import action_from
+    a = action_from(c.settings)
+    counts = [0, 0, 0, 0]
+    wdt = getattr(app.board, "wdt", None)
+    try:
+        for i in range(n):
+            counts[COLOURS.index(a.draw(c.rng))] += 1
+            a.pending = None  # put back: a card pending acceptance never left the deck (R15)
+            if wdt is not None and not i & 1023:
+                wdt.feed()
+    except RuleError as e:  # R22: an empty deck
+        return {"error": str(e)}
+    return {"ok": "draws", "n": n, "deck": list(a.deck.counts()), "counts": counts}
+
+
+class Test:
+    """A bench test in progress: what the LED and the display show until it ends."""
+
+    def __init__(self, name, lines=None, led=None, button_ms=0):
+        self.name = name
+        self.lines = lines        # None: the display pattern
+        self.led = led
+        self.button_ms = button_ms
+        self.colour = None        # `test led`: the colour asked for
+        self.shown = False
+
+    def output(self, app):
+        board = app.board
+        board.led.show(self.led)
+        if not self.shown:
+            self.shown = True
+            if self.lines is None:
+                from carddraw.selftest import pattern  # the power-on self-test's own
+                pattern(board.display, 0)
+            else:
+                screens.render(View("test", self.lines), board.display, None)
+            board.display.show()
+
+    def press(self, app, name, kind):
+        """A physical press: answers `test button`, and ends the test either way."""
+        if self.button_ms and app.wait_until is not None:
+            app.wait_until = None
+            app.reply({"ok": "button", "button": name, "kind": kind})
+        app.end_test()
+
+    def timeout(self, app):
+        """The held queue's time is up: `test button` saw no press (or a `wait` ran out)."""
+        if not self.button_ms:
+            return {"ok": "wait"}
+        app.end_test()
+        return {"error": "no button pressed in %d ms" % self.button_ms}
+
+
+def lit(d):
+    """Lit pixels in the frame the display was last given."""
+    n = 0
+    for b in d.buffer:
+        while b:
+            b &= b - 1
+            n += 1
+    return n
