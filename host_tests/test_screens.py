@@ -116,8 +116,10 @@ def test_long_lines_and_too_many_lines_are_cut():
     assert len(texts) == 8 and all(len(t[1]) <= 16 for t in texts)
 
 
-# The tour (host_tests/vmlib/screen_tour.py) runs the same under CPython and MicroPython.
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "vmlib"))
+# The tour (tools/vmlib/screen_tour.py, also used by tools/screenshots.py) runs the same under
+# CPython and MicroPython.
+TOUR_LIB = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "tools", "vmlib")
+sys.path.insert(0, TOUR_LIB)
 import screen_tour  # noqa: E402
 
 
@@ -159,7 +161,7 @@ def snap(v):
 c = tour(fb, snap, 57)
 RESULT = {"views": out, "lit": lit, "log": c.take_log()}
 '''
-    got = vm(script, libs=[os.path.join(os.path.dirname(os.path.abspath(__file__)), "vmlib")])
+    got = vm(script, libs=[TOUR_LIB])
     want = [[v.screen, v.lines, v.led, v.blink] for v in cpython_tour(57)]
     assert got["views"] == want
     assert all(got["lit"][1:])

@@ -1,5 +1,6 @@
 """Pictures of every screen for the README, rendered by the firmware's own screens.py onto a
-real framebuf inside the MicroPython VM (the tour in host_tests/vmlib/screen_tour.py).
+real framebuf inside the MicroPython VM (the tour in tools/vmlib/screen_tour.py, which
+host_tests/test_screens.py also runs).
 
     python tools/screenshots.py [OUT_DIR]     # default docs/screens/
 """
@@ -37,7 +38,7 @@ def frames():
     with open(path, "w") as f:
         f.write(SCRIPT)
     done = subprocess.run(["node", os.path.join(ROOT, "tools", "mpvm", "run.mjs"), "--lib",
-                           os.path.join(ROOT, "host_tests", "vmlib"), path],
+                           os.path.join(ROOT, "tools", "vmlib"), path],
                           capture_output=True, text=True, check=True)
     return json.loads(done.stdout.rstrip().rsplit("\n", 1)[-1][len("RESULT "):])
 
