@@ -44,7 +44,7 @@ SUDO_OK = $(shell $(SUDO) -n true >/dev/null 2>&1 && echo yes)
 chromium:
 ifeq ($(wildcard $(CHROMIUM)),)
 	$(if $(filter 0,$(USER_ID)),apt-get update -qq && $(APT_CHROMIUM),$(if $(SUDO_OK),\
-	  $(SUDO) -n apt-get update -qq && $(SUDO) -n $(APT_CHROMIUM),\
+	  $(SUDO) -n apt-get update -qq && $(SUDO) -n env $(APT_CHROMIUM),\
 	  $(error Chromium is missing (the browser tests need it): run as root: apt-get update && apt-get install -y chromium)))
 endif
 

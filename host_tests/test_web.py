@@ -12,9 +12,11 @@ import html
 import os
 import re
 import shutil
+import ssl
 import subprocess
 import sys
 import threading
+import urllib.request
 
 import pytest
 
@@ -24,8 +26,15 @@ sys.path.insert(0, os.path.join(ROOT, "tools", "web"))
 import build as webbuild  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
+# A name for this machine that is not localhost: a page from it over plain HTTP is not a secure
+# context, as on a phone reaching the machine over the network.
+LAN_NAME = "carddraw.test"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run"]
+         "--disable-component-update", "--disable-sync", "--no-first-run",
+         "--host-resolver-rules=MAP %s 127.0.0.1" % LAN_NAME]
+# Every wait below is on a real signal (the page's state); this is only how long a signal may
+# take on a busy machine before the test says it never came.
+PATIENCE_MS = 120_000
 ARTIFACTS = os.path.join(ROOT, "artifacts")
 DOCS_IMG = os.path.join(ROOT, "docs", "img")
 PHONE = {"width": 390, "height": 844}
@@ -56,7 +65,7 @@ def site(tmp_path_factory):
 @pytest.fixture(scope="module")
 def browser():
     assert os.path.exists(CHROMIUM), \
-        "Chromium is missing: apt-get update && apt-get install -y chromium (.ci/run does it)"
+        "Chromium is missing: apt-get update && apt-get install -y chromium (make test does it)"
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
@@ -65,8 +74,10 @@ def browser():
 
 
 def phone(browser):
-    return browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                               has_touch=True)
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                              has_touch=True)
+    ctx.set_default_timeout(PATIENCE_MS)
+    return ctx
 
 
 def open_device(ctx, url):
@@ -75,8 +86,12 @@ def open_device(ctx, url):
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors
     page.goto(url)
-    page.wait_for_function("window.carddraw && window.carddraw.ready", timeout=30000)
+    wait_ready(page)
     return page
+
+
+def wait_ready(page):
+    page.wait_for_function("window.carddraw && window.carddraw.ready")
 
 
 def screen_text(page):
@@ -85,7 +100,14 @@ def screen_text(page):
 
 def wait_text(page, text):
     page.wait_for_function("t => document.querySelector('#screen-text').textContent.includes(t)",
-                           arg=text, timeout=10000)
+                           arg=text)
+
+
+def wait_saved(page):
+    """Until the flash (localStorage) holds the device as it is now: saved at or after the
+    simulated time now shown."""
+    page.wait_for_function("() => Number(document.body.dataset.savedT) >= "
+                           "Number(document.body.dataset.t)")
 
 
 OLED_BYTES = """() => {
@@ -136,9 +158,8 @@ def test_long_press_keys_and_the_wokwi_pushbuttons(site, browser):
     box = page.locator("button.big[data-button=DRAW]").bounding_box()
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.mouse.down()
-    page.wait_for_timeout(1300)                        # held: a long press (0.8 s)
+    wait_text(page, "Options")                         # held: a long press (0.8 s) fires
     page.mouse.up()
-    wait_text(page, "Options")
     page.keyboard.press("s")
     wait_text(page, "Set-up")
     page.keyboard.press("r")
@@ -154,18 +175,21 @@ def test_long_press_keys_and_the_wokwi_pushbuttons(site, browser):
 def test_offline_reload_resumes_the_action_from_the_service_worker_cache(site, browser):
     ctx = phone(browser)
     page = open_device(ctx, site)
-    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=20000)
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    assert page.get_attribute("body", "data-offline") == "ready"
+    assert page.is_hidden("#offline")
     page.evaluate("carddraw.line('seed 9')")
     page.click("button.big[data-button=DRAW]")
     wait_text(page, "D:draw  S:stop")
     page.click("button.big[data-button=DRAW]")
     wait_text(page, "D:go on")
-    page.wait_for_timeout(200)                          # a tick saves the flash
+    wait_saved(page)
     before = screen_text(page)
 
     ctx.set_offline(True)
     page.reload()
-    page.wait_for_function("window.carddraw && window.carddraw.ready", timeout=30000)
+    wait_ready(page)
     assert page.evaluate("navigator.serviceWorker.controller !== null")
     # offline indeed: what the cache lacks cannot be fetched
     assert page.evaluate("fetch('not-cached.txt').then(() => 'fetched', () => 'failed')") == "failed"
@@ -173,9 +197,10 @@ def test_offline_reload_resumes_the_action_from_the_service_worker_cache(site, b
     assert screen_text(page) == before                  # resumed: the same card, no escape
     page.click("button.big[data-button=DRAW]")
     wait_text(page, "D:draw  S:stop")
+    wait_saved(page)
     active = screen_text(page)
     page.click("#power")                                # switched off and on: resumes again
-    page.wait_for_function("window.carddraw.ready", timeout=30000)
+    wait_ready(page)
     assert screen_text(page) == active
     # installable: the manifest and its icons come from the cache too
     manifest = page.evaluate("fetch('manifest.webmanifest').then(r => r.json())")
@@ -199,7 +224,7 @@ def test_phone_layout_and_screenshot(site, browser):
     wait_text(page, "D:draw  S:stop")
     page.click("button.big[data-button=DRAW]")
     wait_text(page, "D:go on")
-    page.wait_for_timeout(600)                          # the buzzer's note has gone
+    page.wait_for_function("!document.querySelector('#note').classList.contains('on')")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     for name in ("RANK", "HELP", "DRAW", "STOP"):
         box = page.locator("button.big[data-button=%s]" % name).bounding_box()
@@ -207,6 +232,8 @@ def test_phone_layout_and_screenshot(site, browser):
         assert box["y"] + box["height"] <= PHONE["height"]      # no scrolling to reach it
     oled = page.locator("#oled").bounding_box()
     assert oled["width"] >= 300                                  # the OLED fills the width
+    led = page.locator("#led").bounding_box()
+    assert led["width"] >= 30 and led["height"] >= 40            # the LED large, a glance
     os.makedirs(ARTIFACTS, exist_ok=True)
     shot = os.path.join(ARTIFACTS, "web-phone.png")
     page.screenshot(path=shot)
@@ -294,3 +321,156 @@ def test_terminal_screenshot(browser):
     os.makedirs(DOCS_IMG, exist_ok=True)
     shutil.copyfile(shot, os.path.join(DOCS_IMG, "terminal.png"))
     ctx.close()
+
+
+# -- issue 13: quick taps, offline use only from a secure context, HTTPS, Chromium from make --
+def config_range(name):
+    """config.SETTINGS[name] = (default, low, high), read from the source."""
+    with open(os.path.join(FIRMWARE, "carddraw", "config.py")) as f:
+        tree = ast.parse(f.read())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values):
+                if isinstance(key, ast.Constant) and key.value == name:
+                    return ast.literal_eval(value)
+    raise AssertionError("no %r in config.py" % name)
+
+
+TAPS = """([name, n, apart]) => new Promise((done) => {
+  // n touches of a pad button, each down 20 ms, starting `apart` ms after the one before
+  const el = document.querySelector(`button.big[data-button=${name}]`);
+  const touch = (type, id) => el.dispatchEvent(new PointerEvent(type,
+    { pointerId: id, pointerType: 'touch', isPrimary: true, bubbles: true, cancelable: true }));
+  for (let i = 0; i < n; i++) {
+    setTimeout(() => touch('pointerdown', 10 + i), i * apart);
+    setTimeout(() => { touch('pointerup', 10 + i); if (i === n - 1) done(); }, i * apart + 20);
+  }
+})"""
+
+
+def ranks_shown(page):
+    found = re.search(r"Ranks (\d+)", screen_text(page))
+    assert found, screen_text(page)
+    return int(found.group(1))
+
+
+def test_five_taps_40_ms_apart_are_five_presses(site, browser):
+    ctx = phone(browser)
+    page = open_device(ctx, site)
+    wait_text(page, "Ranks")
+    _, low, high = config_range("ranks")
+    start = ranks_shown(page)
+    page.evaluate(TAPS, ["RANK", 5, 40])
+    page.wait_for_function("document.body.dataset.queued === '0'")   # every press played
+    want = start
+    for _ in range(5):                                  # R3: ranks wrap round, 0 only for a scan
+        want = want + 1 if want < high else max(low, 1)
+    wait_text(page, "Ranks %d " % want)
+    assert ranks_shown(page) == want
+    assert page.errors == []
+    ctx.close()
+
+
+def test_offline_use_unavailable_is_said_on_screen_outside_a_secure_context(site, browser):
+    ctx = phone(browser)
+    port = site.rstrip("/").rsplit(":", 1)[1]
+    page = open_device(ctx, "http://%s:%s/" % (LAN_NAME, port))   # as a phone on the network
+    assert page.evaluate("window.isSecureContext") is False
+    note = page.locator("#offline")
+    note.wait_for(state="visible")
+    assert "Offline use is not available" in note.text_content()
+    assert "HTTPS or localhost" in note.text_content()
+    box = note.bounding_box()
+    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]   # on screen
+    assert page.get_attribute("body", "data-offline") == "unavailable"
+    page.keyboard.press("r")                            # the device itself still works
+    wait_text(page, "Ranks 2")
+    assert page.errors == []
+    ctx.close()
+
+
+def test_https_serves_the_page_and_service_worker_with_a_certificate_made_on_the_spot(tmp_path):
+    out = str(tmp_path / "site")
+    proc = subprocess.Popen([sys.executable, os.path.join(ROOT, "tools", "web", "build.py"),
+                             "--out", out, "--serve", "--https", "--host", "127.0.0.1",
+                             "--port", "0"], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        lines = []
+        for line in proc.stdout:                        # until it says it is serving
+            lines.append(line)
+            if "Ctrl-C" in line:
+                break
+        printed = "".join(lines)
+        url = re.search(r"https://127\.0\.0\.1:\d+/", printed).group(0)
+        assert "accept it once" in printed
+        folder = re.search(r"\(in (\S+)\)", printed).group(1)
+        assert not os.path.abspath(folder).startswith(ROOT)          # never in the repository
+        insecure = ssl.create_default_context()
+        insecure.check_hostname = False
+        insecure.verify_mode = ssl.CERT_NONE
+        with open(os.path.join(out, "index.html"), "rb") as f:
+            index = f.read()
+        with urllib.request.urlopen(url, context=insecure, timeout=60) as r:
+            assert r.read() == index
+        with urllib.request.urlopen(url + "sw.js", context=insecure, timeout=60) as r:
+            assert b"caches.open" in r.read()
+        # the certificate names this machine for a phone, and localhost for this browser
+        pem = ssl.get_server_certificate(("127.0.0.1", int(url.rsplit(":", 1)[1].strip("/"))))
+        from cryptography import x509
+        names = x509.load_pem_x509_certificate(pem.encode()).extensions.get_extension_for_class(
+            x509.SubjectAlternativeName).value
+        assert "localhost" in names.get_values_for_type(x509.DNSName)
+        assert "127.0.0.1" in [str(ip) for ip in names.get_values_for_type(x509.IPAddress)]
+        # plain HTTP on the HTTPS port gets no page
+        with pytest.raises(OSError):
+            urllib.request.urlopen(url.replace("https", "http"), timeout=60).read()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
+    assert not os.path.exists(folder)                   # the key goes with the server
+
+
+def make_chromium(tmp_path, user_id, fake=()):
+    """`make chromium` as on a machine without Chromium: USER_ID plays root or not; fake: the
+    commands (apt-get, sudo) that log their arguments to tmp_path/calls and succeed."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir(exist_ok=True)
+    for name in fake:
+        script = bin_dir / name
+        script.write_text('#!/bin/sh\necho "%s $*" >> "%s"\n' % (name, tmp_path / "calls"))
+        script.chmod(0o755)
+    env = dict(os.environ, PATH="%s:%s" % (bin_dir, os.environ["PATH"]))
+    sudo = str(bin_dir / "sudo") if "sudo" in fake else str(bin_dir / "no-sudo-here")
+    done = subprocess.run(["make", "-s", "--no-print-directory", "chromium",
+                           "CHROMIUM=%s" % (tmp_path / "no-chromium"), "USER_ID=%s" % user_id,
+                           "SUDO=%s" % sudo], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=60)
+    calls = (tmp_path / "calls").read_text().splitlines() if (tmp_path / "calls").exists() else []
+    return done, calls
+
+
+def test_make_without_chromium_root_or_sudo_says_what_to_run_and_exits_2(tmp_path):
+    done, calls = make_chromium(tmp_path, 1000, fake=("apt-get",))
+    assert done.returncode == 2
+    assert calls == []                                  # nothing was tried
+    lines = (done.stdout + done.stderr).strip().splitlines()
+    assert len(lines) == 1, lines
+    assert "Chromium is missing" in lines[0]
+    assert "apt-get update && apt-get install -y chromium" in lines[0]
+
+
+def test_make_installs_chromium_with_apt_get_as_root_and_with_sudo_otherwise(tmp_path):
+    done, calls = make_chromium(tmp_path, 0, fake=("apt-get",))
+    assert done.returncode == 0, done.stderr
+    assert calls == ["apt-get update -qq", "apt-get install -y -qq chromium"]
+    os.remove(tmp_path / "calls")
+    done, calls = make_chromium(tmp_path, 1000, fake=("apt-get", "sudo"))
+    assert done.returncode == 0, done.stderr
+    assert calls[-2:] == ["sudo -n apt-get update -qq",
+                          "sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium"]
+
+
+def test_ci_runs_make_test_and_nothing_else():
+    with open(os.path.join(ROOT, ".ci", "run")) as f:
+        commands = [ln.strip() for ln in f if ln.strip() and not ln.lstrip().startswith("#")]
+    assert commands == ["set -euo pipefail", 'cd "$(dirname "$0")/.."', "make test"]

@@ -45,7 +45,10 @@ function loadFlash() {
 }
 function saveFlash() {
   const { changed, removed } = dev.flashChanges();
-  if (!Object.keys(changed).length && !removed.length) return;
+  if (!Object.keys(changed).length && !removed.length) {
+    document.body.dataset.savedT = String(dev.t);     // nothing new: the flash is in step
+    return;
+  }
   let saved = {};
   try { saved = JSON.parse(localStorage.getItem(FLASH_KEY) || "{}"); } catch { saved = {}; }
   for (const [name, bytes] of Object.entries(changed)) saved[name] = b64(bytes);
