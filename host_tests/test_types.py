@@ -2,7 +2,8 @@
 
 The stubs live in .stubs/ (`make` installs them with pip --target); mypy-firmware.ini points
 mypy at them instead of CPython's standard library. Every module that touches the
-board (board, ssd1306, app, selftest, main) must exist and pass.
+board or the USB console (board, button, ssd1306, app, protocol, selftest, main) must exist
+and pass.
 """
 import os
 import subprocess
@@ -11,8 +12,9 @@ import sys
 from conftest import ROOT
 
 CONFIG = os.path.join(ROOT, "mypy-firmware.ini")
-REQUIRED = ["firmware/carddraw/board.py", "firmware/carddraw/ssd1306.py",
-            "firmware/carddraw/app.py", "firmware/carddraw/selftest.py", "firmware/main.py"]
+REQUIRED = ["firmware/carddraw/board.py", "firmware/carddraw/button.py",
+            "firmware/carddraw/ssd1306.py", "firmware/carddraw/app.py",
+            "firmware/carddraw/protocol.py", "firmware/carddraw/selftest.py", "firmware/main.py"]
 WHEN_PRESENT = []
 
 

@@ -166,7 +166,8 @@ class App:
         self.selftest = SelfTest(self.board, self.store, now)
 
     def selftest_pass(self, now):
-        if not self.selftest.step(now):
+        test = self.selftest
+        if test is None or not test.step(now):
             return
         self.selftest = None
         from carddraw import selftest

@@ -68,7 +68,7 @@ class Console:
         self.overlong = False
 
     def lines(self):
-        out = []
+        out = []  # type: list[str]
         # at most two lines' worth a pass: a host sending faster than that must not keep the
         # loop here (the watchdog would fire); the rest waits in the USB buffer, nothing lost
         for _ in range(2 * MAX_LINE + 2):
@@ -191,7 +191,7 @@ def test(app, cmd, args, now):
     """`test led|display|button|draws|end`: the first three start a Test (see Test)."""
     what = args[0].lower() if args else ""
     arg = args[1] if len(args) > 1 else None
-    if what not in TEST_MAKERS or len(args) > 2:
+    if what not in TEST_NAMES or len(args) > 2:
         return {"error": "test needs one of: " + TESTS}
     if what == "end":
         if arg is not None:
@@ -243,8 +243,8 @@ def button_test(arg):
                 None, ms)
 
 
-TEST_MAKERS = {"led": led_test, "display": display_test, "button": button_test,
-               "draws": None, "end": None}
+TEST_NAMES = ("led", "display", "button", "draws", "end")
+TEST_MAKERS = {"led": led_test, "display": display_test, "button": button_test}
 HANDLERS = {"press": press, "long": press, "wait": wait, "show": show, "seed": seed, "log": log,
             "test": test}
 
