@@ -43,6 +43,7 @@ sys.path.insert(0, os.path.join(ROOT, "firmware"))
 
 import logchain  # noqa: E402
 from bench import chi2_sf  # noqa: E402  -- one incomplete gamma for the project
+from odds import whole  # noqa: E402
 from carddraw.odds import chance as deck_chance, fmt_chance  # noqa: E402
 
 MIN_BIN = 10        # actions a bin needs to count in the chi-square
@@ -493,15 +494,7 @@ def simulate_spec(text):
 
 
 def bounded(low, high):
-    def parse(text):
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError("must be a whole number from %d to %d, not %r" % (low, high, text))
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError("must be from %d to %d, not %d" % (low, high, value))
-        return value
-    return parse
+    return whole("number", low, high)  # odds.py's: one whole-number check for the tools
 
 
 def parser():
