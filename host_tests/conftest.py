@@ -3,12 +3,15 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 FIRMWARE = os.path.join(ROOT, "firmware")
+TOOLS_VMLIB = os.path.join(ROOT, "tools", "vmlib")
 sys.path.insert(0, FIRMWARE)
+sys.path.insert(1, TOOLS_VMLIB)   # helpers shared with the VM scripts and the tools (pick.Pick)
 
 RUN_MJS = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
 
@@ -32,12 +35,12 @@ def run_in_vm(script, libs=(), firmware=None, timeout=120):
         cmd += ["--firmware", firmware]
     for lib in libs:
         cmd += ["--lib", lib]
-    path = os.path.join(ROOT, "build", "vm_script_%d.py" % os.getpid())
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(script)
-    cmd.append(path)
-    done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+    with tempfile.TemporaryDirectory(prefix="carddraw-vm-") as tmp:  # nothing in the tree
+        path = os.path.join(tmp, "vm_script.py")
+        with open(path, "w") as f:
+            f.write(script)
+        cmd.append(path)
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=ROOT)
     if done.returncode != 0:
         raise AssertionError("MicroPython VM failed:\n" + done.stderr + done.stdout)
     last = done.stdout.rstrip("\n").rsplit("\n", 1)[-1]

@@ -19,23 +19,7 @@ from carddraw.settings import check
 NAME = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
 
 
-class Pick:
-    """An rng that draws the colours asked for, in turn, from the controller's current deck:
-    randrange returns the index of the first card of that colour (R9 index order)."""
-
-    def __init__(self, *colours):
-        self.want = list(colours)
-        self.c = None
-
-    def randrange(self, n):
-        i = COLOURS.index(self.want.pop(0))
-        counts = self.c.action.deck.counts()
-        assert counts[i] > 0, "no %s card in %r" % (COLOURS[i], counts)
-        assert sum(counts) == n
-        return sum(counts[:i])
-
-    def seed(self, n):
-        pass
+from pick import Pick  # noqa: E402  (tools/vmlib, shared with the screen tour)
 
 
 def dev(*colours, **settings):

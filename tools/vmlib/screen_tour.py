@@ -3,24 +3,13 @@ a canvas and handing it to snap(view). Runs the same under CPython and MicroPyth
 host_tests/test_screens.py and by tools/screenshots.py for the README's pictures."""
 from carddraw.controller import Controller
 from carddraw.screens import render
+from pick import Pick
 
-COLOURS = ("green", "yellow", "red", "black")
 KEY = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
 
 
-class Pick:
-    """Draws the colours asked for from the device's current deck (R9 index order)."""
-    def __init__(self, colours):
-        self.want = list(colours)
-        self.c = None
-
-    def randrange(self, n):
-        i = COLOURS.index(self.want.pop(0))
-        return sum(self.c.action.deck.counts()[:i])
-
-
 def tour(canvas, snap, battery):
-    rng = Pick(["red", "black", "green", "green", "black"])
+    rng = Pick("red", "black", "green", "green", "black")
     c = Controller(settings={"referee": True, "black": 1, "redraws": 1, "timed": True,
                              "interval": 30, "ranks": 2}, rng=rng, now_ms=0)
     rng.c = c
