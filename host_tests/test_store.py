@@ -7,6 +7,7 @@ import json
 import os
 import random
 import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st, HealthCheck
@@ -15,14 +16,23 @@ from carddraw import config
 from carddraw.action import Action
 from carddraw.saved import to_dict
 from carddraw.settings import check
-from carddraw.store import Store, check_action, older, LINE_MAX
+from carddraw import logexport
+from carddraw.store import Store, check_action, older, LINE_MAX, SEGMENT
 from fakeflash import FakeFlash, PowerCut
+from conftest import ROOT as _ROOT
+sys.path.insert(0, os.path.join(_ROOT, "tools"))
+import logchain  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SETTINGS = config.SETTINGS_FILE
 ACTION = config.ACTION_FILE
 LOG = config.LOG_FILE
-LOG1 = older(LOG)
+LOG1 = older(LOG)  # older firmware's log files: migrated into segments at the first read or write
+SEG1 = SEGMENT % 1
+
+
+def segments(fs):
+    return sorted(p for p in fs.flash if p.startswith("log.0"))
 FIGURES = {}  # figures the report quotes, printed by test_zz_figures (run with -s to see)
 
 
@@ -81,7 +91,7 @@ def test_fake_flash_power_cut_freezes_everything():
 
 
 # -- power cuts ------------------------------------------------------------------------------
-LIMIT = 1400  # the scripted run below rotates the log exactly once at this limit
+LIMIT = 6000  # the scripted run below fills two segments of 1,500 bytes and starts a third
 
 
 def scripted_steps():
@@ -108,7 +118,8 @@ class Run:
     """Plays the steps on a store; remembers what had returned and what was in flight."""
 
     def __init__(self, fs, limit=LIMIT):
-        self.store = Store(root="", fs=fs, log_limit=limit)
+        self.store = Store(root="", fs=fs, log_limit=limit, segment=limit // 4)
+        self.acked = 0                # records in self.logged the bench had acknowledged
         self.settings = None          # last settings whose save returned (None: never saved)
         self.action = None            # last action state whose save returned
         self.logged = []              # records whose log() returned
@@ -120,6 +131,9 @@ class Run:
             if kind == "log":
                 assert self.store.log(value)
                 self.logged.append(value)
+            elif kind == "ack":
+                assert logexport.ack(self.store, *self.store.last()) is None
+                self.acked = len(self.logged)
             elif kind == "settings":
                 assert self.store.save_settings(value)
                 self.settings = value
@@ -162,8 +176,8 @@ def test_power_cut_at_every_step_loses_nothing():
     clean = FakeFlash()
     Run(clean).play(steps)
     total = clean.ops
-    recs = [json.loads(l) for l in clean.flash[LOG1].splitlines()]
-    assert recs[0]["n"] == 0 and LOG in clean.flash  # exactly one rotation, nothing dropped
+    assert len(segments(clean)) == 3  # segments started twice, nothing dropped
+    assert [r["n"] for r in Store(fs=clean.reboot(), log_limit=LIMIT).read_log()[0]] == list(range(60))
     lost = 0
     boot_cuts = 0
     for cut in range(1, total + 1):
@@ -197,22 +211,37 @@ def test_power_cut_at_every_step_loses_nothing():
     assert total > 350
 
 
-def test_power_cuts_across_many_rotations_keep_a_contiguous_tail():
-    steps = [("log", {"ev": "draw", "n": i}) for i in range(60)]
+def test_power_cuts_while_exported_segments_go_keep_every_record_not_exported():
+    # an export acknowledged every 10 records lets the oldest segments go; a cut anywhere
+    # (in a log write, a segment's removal or the acknowledgement's own file) loses nothing
+    # that was not exported, and the log stays one contiguous, verifiable chain
+    steps = [("log", {"ev": "draw", "n": i}) if i % 10 else ("ack", None) for i in range(1, 80)]
     clean = FakeFlash()
-    Run(clean, limit=200).play(steps)
+    Run(clean, limit=600).play(steps)
+    assert SEG1 not in clean.flash and 3 <= len(segments(clean)) <= 5  # segments went
     for cut in range(1, clean.ops + 1):
         fs = FakeFlash(cut_at=cut)
-        run = Run(fs, limit=200)
+        run = Run(fs, limit=600)
         with pytest.raises(PowerCut):
             run.play(steps)
-        records, damaged = Store(fs=fs.reboot(), log_limit=200).read_log()
+        store = Store(fs=fs.reboot(), log_limit=600)
+        records, damaged = store.read_log()
         ns = [r["n"] for r in records]
         assert damaged == 0
-        assert ns == list(range(ns[0], ns[0] + len(ns))) if ns else not run.logged
-        if run.logged:
-            assert ns[-1] >= run.logged[-1]["n"]  # the last returned record is there
-            assert len(ns) >= min(len(run.logged), 200 // 25)  # at least a file's worth
+        every = [v["n"] for k, v in steps if k == "log"]
+        assert ns == every[every.index(ns[0]):][:len(ns)] if ns else not run.logged
+        kind, value = run.inflight or (None, None)
+        if kind == "log" and ns and ns[-1] == value["n"]:
+            ns.pop()  # the record being written when the power went reached flash
+        unexported = [r["n"] for r in run.logged[run.acked:]]
+        assert ns[len(ns) - len(unexported):] == unexported, cut
+        assert chain_ok(store), cut
+
+
+def chain_ok(store):
+    lines = []
+    store.read_log(lines.append, raw=True)
+    return logchain.verify(lines)[0]
 
 
 def test_leftover_tmp_is_ignored_and_removed():
@@ -380,12 +409,20 @@ BAD_LINES = {
 }
 
 
-@pytest.mark.parametrize("where", [LOG, LOG1])
+def sealed(records, seq=1, prev=""):
+    """Log lines as the store writes them, seq numbers from `seq` on."""
+    out = []
+    for i, r in enumerate(records):
+        line, prev = logchain.seal(prev, json.dumps(dict(r, seq=seq + i), separators=(",", ":")))
+        out.append(line.encode())
+    return out
+
+
 @pytest.mark.parametrize("name", sorted(BAD_LINES))
-def test_a_bad_log_line_is_skipped_counted_and_reported(name, where):
-    lines = [json.dumps(r).encode() for r in LOG_GOOD]
+def test_a_bad_log_line_is_skipped_counted_and_reported(name):
+    lines = sealed(LOG_GOOD)
     lines.insert(3, BAD_LINES[name])
-    fs = FakeFlash({where: b"\n".join(lines) + b"\n"})
+    fs = FakeFlash({SEG1: b"\n".join(lines) + b"\n"})
     s = Store(fs=fs)
     records, damaged = s.read_log()
     assert records == LOG_GOOD and damaged == 1
@@ -395,9 +432,25 @@ def test_a_bad_log_line_is_skipped_counted_and_reported(name, where):
     CASES_TRIED["log lines"] += 1
 
 
+@pytest.mark.parametrize("where", [LOG, LOG1])
+@pytest.mark.parametrize("name", sorted(BAD_LINES))
+def test_a_bad_line_in_older_firmwares_log_is_counted_when_it_is_migrated(name, where):
+    lines = [json.dumps(r).encode() for r in LOG_GOOD]
+    lines.insert(3, BAD_LINES[name])
+    fs = FakeFlash({where: b"\n".join(lines) + b"\n"})
+    s = Store(fs=fs)
+    records, damaged = s.read_log()
+    migrated = {"ev": "migrated", "records": 6, "damaged": 1}
+    damage = {"ev": "damage", "file": LOG, "why": "1 bad lines"}
+    assert records == LOG_GOOD + [migrated, damage] and damaged == 0
+    assert s.notices == ["log damaged"] and segments(fs) == [SEG1] and where not in fs.flash
+    assert chain_ok(s)
+    CASES_TRIED["log lines"] += 1
+
+
 def test_a_torn_last_line_is_kept_apart_from_the_next_record():
     # cannot happen on littlefs, can on other filesystems: the next record must not join it
-    fs = FakeFlash({LOG: b'{"ev": "draw", "n": 0}\n{"ev": "dr'})
+    fs = FakeFlash({SEG1: sealed([{"ev": "draw", "n": 0}])[0] + b'\n{"ev":"dr'})
     s = Store(fs=fs)
     assert s.log({"ev": "boot"})
     records, damaged = Store(fs=fs).read_log()
@@ -407,14 +460,19 @@ def test_a_torn_last_line_is_kept_apart_from_the_next_record():
 def test_huge_log_files_are_read_within_a_budget():
     big = (json.dumps({"ev": "draw", "n": 1}) + "\n").encode() * 40000  # ~1 MB of good lines
     for content in (big, b"x" * (1 << 20), RANDOM * 350):
+        # older firmware's files: each copied up to an eighth of the limit, the rest is damage
         fs = FakeFlash({LOG: content, LOG1: content})
-        s = Store(fs=fs, log_limit=4096)
+        s = Store(fs=fs, log_limit=8192)
         records, damaged = s.read_log()
-        assert damaged >= 2 and len(records) <= 2 * (4096 + LINE_MAX) // 10
-        assert s.notices == ["log damaged"]
-        # and logging still works: the huge log is rotated away
+        assert len(records) <= 2 * (8192 // 8 + LINE_MAX) // 10 + 2
+        assert s.notices == ["log damaged"] and records[-1]["ev"] == "damage"
+        # and logging still works: the copy fits in the new log
         assert s.log({"ev": "next"})
-        assert Store(fs=fs, log_limit=4096).read_log()[0][-1] == {"ev": "next"}
+        assert Store(fs=fs, log_limit=8192).read_log()[0][-1] == {"ev": "next"}
+        # a segment grown huge (not by the store) is read within the limit too
+        fs = FakeFlash({SEG1: content})
+        records, damaged = Store(fs=fs, log_limit=4096).read_log()
+        assert damaged >= 1 and len(records) <= (4096 + LINE_MAX) // 10
 
 
 def test_an_overlong_record_is_logged_as_too_long():
@@ -424,15 +482,16 @@ def test_an_overlong_record_is_logged_as_too_long():
     assert s.read_log() == ([{"ev": "too long", "was": "huge"}], 0)
 
 
-def test_rotation_replaces_the_older_log():
+def test_segments_start_by_size_and_are_named_by_their_first_record():
     fs = FakeFlash()
-    s = Store(fs=fs, log_limit=100)
+    s = Store(fs=fs, log_limit=2000)  # segments of 500 bytes
     for i in range(30):
         assert s.log({"n": i})
-    assert len(fs.flash[LOG]) <= 100 and len(fs.flash[LOG1]) <= 100
-    ns = [r["n"] for r in Store(fs=fs, log_limit=100).read_log()[0]]
-    assert ns == list(range(ns[0], 30)) and len(ns) >= 10
-    assert sorted(fs.flash) == [LOG1, LOG]
+    names = segments(fs)
+    assert len(names) >= 3 and all(len(fs.flash[n]) <= 500 for n in names)
+    firsts = [json.loads(fs.flash[n].split(b"\n")[0])["seq"] for n in names]
+    assert names == [SEGMENT % f for f in firsts]
+    assert [r["n"] for r in Store(fs=fs, log_limit=2000).read_log()[0]] == list(range(30))
 
 
 class FullFlash(FakeFlash):
@@ -515,12 +574,14 @@ def test_random_lines_in_the_log_lose_no_good_record(items):
                        for i in items)
     fs = FakeFlash({LOG: content})
     s = Store(fs=fs)
-    records, damaged = s.read_log()
+    records, damaged = s.read_log()  # older firmware's log: migrated, its damage counted once
     it = iter(records)
     assert all(any(r == {"n": i} for r in it) for i in items if isinstance(i, int))
+    migrated = [r for r in records if r.get("ev") == "migrated"]
+    assert len(migrated) == 1 and damaged == 0
     noise_lines = sum(i.count(b"\n") + 1 for i in items if isinstance(i, bytes))
-    assert damaged <= noise_lines
-    assert s.notices == (["log damaged"] if damaged else [])
+    assert migrated[0]["damaged"] <= noise_lines
+    assert s.notices == (["log damaged"] if migrated[0]["damaged"] else [])
     CASES_TRIED["hypothesis"] += 1
 
 
@@ -540,31 +601,36 @@ def test_random_bytes_everywhere_then_the_store_still_works(a, b):
 # -- the real filesystem --------------------------------------------------------------------------
 def test_real_os_round_trip(tmp_path):
     root = str(tmp_path) + "/"
-    s = Store(root=root, log_limit=300)
+    s = Store(root=root, log_limit=2000)
     assert s.load_settings() == (config.defaults(), None)
     assert s.save_settings(GOOD) and s.save_settings(dict(GOOD, ranks=7))  # replaces
     state = {"action": to_dict(an_action(2))}
     assert s.save_action(state)
-    for i in range(40):
+    for i in range(60):
         assert s.log({"ev": "draw", "n": i})
-    s2 = Store(root=root, log_limit=300)
+        if i == 30:
+            assert logexport.ack(s, *s.last()) is None  # the bench saved records up to here
+    s2 = Store(root=root, log_limit=2000)
     assert s2.load_settings() == (dict(GOOD, ranks=7), None)
     assert s2.load_action() == (state, None) and check_action(state) is None
     records, damaged = s2.read_log()
     ns = [r["n"] for r in records]
-    assert damaged == 0 and ns == list(range(ns[0], 40)) and len(ns) >= 300 // 25
-    assert sorted(os.listdir(root)) == [ACTION, LOG1, LOG, SETTINGS]
+    assert damaged == 0 and ns == list(range(ns[0], 60)) and 0 < ns[0] <= 31  # exported ones went
+    files = sorted(os.listdir(root))
+    segs = [f for f in files if f.startswith("log.0")]
+    assert files == [ACTION] + segs + [config.LOG_EXPORTED_FILE, SETTINGS] and len(segs) >= 3
+    assert chain_ok(s2)
     # damage on a real disk: a torn log tail, a leftover .tmp, invalid UTF-8 settings
-    with open(root + LOG, "ab") as f:
+    with open(root + segs[-1], "ab") as f:
         f.write(b'{"ev": "to')
     with open(root + SETTINGS + ".tmp", "wb") as f:
         f.write(b"{")
     with open(root + SETTINGS, "wb") as f:
         f.write(b"\xff\xfe\xfd")
-    s3 = Store(root=root, log_limit=300)
+    s3 = Store(root=root, log_limit=2000)
     assert s3.load_settings() == (config.defaults(), "settings reset")
     assert not os.path.exists(root + SETTINGS + ".tmp")
-    records, damaged = Store(root=root, log_limit=300).read_log()
+    records, damaged = Store(root=root, log_limit=2000).read_log()
     assert damaged == 1 and records[-1] == {"ev": "damage", "file": SETTINGS, "why": "not json: UnicodeDecodeError"}
 
 
@@ -586,6 +652,7 @@ R["rename_replaces"] = open("/rb", "rb").read() == b"A" and "ra" not in os.listd
 os.mkdir("/st")
 s = Store(root="/st/", log_limit=600)
 R["fresh"] = [s.load_settings()[0] == config.defaults(), s.load_settings()[1], s.load_action()]
+s.log_limit = 6000  # room for 50 records before the first export
 good = config.defaults(); good["ranks"] = 4; good["lock"] = "SDRH"; good["timed"] = True
 R["saves"] = [s.save_settings(config.defaults()), s.save_settings(good)]
 R["settings"] = Store(root="/st/").load_settings()
@@ -597,7 +664,15 @@ gc.collect(); R["log_50_bytes_kept"] = gc.mem_alloc() - m2
 recs, bad = Store(root="/st/", log_limit=600).read_log()
 R["ns"] = [r["n"] for r in recs]
 R["bad"] = bad
-R["sizes"] = [os.stat("/st/log.1.jsonl")[6], os.stat("/st/log.jsonl")[6]]
+segs = sorted(n for n in os.listdir("/st") if n.startswith("log.0"))
+R["sizes"] = [os.stat("/st/" + n)[6] for n in segs]
+from carddraw import logexport
+R["ack"] = logexport.ack(s, *s.last())
+for i in range(50, 60):
+    s.log({"ev": "draw", "n": i, "card": "green"})
+R["lines"] = []
+Store(root="/st/", log_limit=600).read_log(R["lines"].append, True)
+R["hash_ok"] = s.last()[1] == R["lines"][-1][-14:-2]
 a = Action(skill="scan", ranks=0, helpers=2, needed=2)
 a.apply("green")
 state = {"action": to_dict(a), "screen": "active"}
@@ -613,8 +688,9 @@ f = open("/st/action.json", "wb")
 for i in range(256):
     f.write(b"x" * 4096)
 f.close()
-f = open("/st/log.jsonl", "ab"); f.write(b'{"ev": "dr'); f.close()
-s = Store(root="/st/", log_limit=600)
+segs = sorted(n for n in os.listdir("/st") if n.startswith("log.0"))
+f = open("/st/" + segs[-1], "ab"); f.write(b'{"ev": "dr'); f.close()
+s = Store(root="/st/", log_limit=6000)
 R["damaged"] = [s.load_settings(), s.load_action(), s.log({"ev": "boot"}), s.read_log()[1], s.notices]
 R["after"] = [Store(root="/st/").load_settings()[1], Store(root="/st/").load_action()]
 R["tmp_left"] = "settings.json.tmp" in os.listdir("/st")
@@ -628,10 +704,14 @@ def test_store_in_the_micropython_vm(vm):
     assert r["fresh"] == [True, None, [None, None]]
     assert r["saves"] == [True, True] and r["settings_ok"] and r["settings"][1] is None
     ns = r["ns"]
-    assert r["bad"] == 0 and ns == list(range(ns[0], 50)) and ns[0] > 0  # rotated, contiguous
-    assert all(0 < size <= 600 for size in r["sizes"])
+    assert r["bad"] == 0 and ns == list(range(50))  # nothing exported: nothing dropped ...
+    assert len(r["sizes"]) >= 4 and all(0 < size <= 600 // 4 for size in r["sizes"])
+    assert r["ack"] is None  # ... until the bench acknowledged an export
+    assert logchain.verify(r["lines"])[0] and r["hash_ok"]  # the same chain CPython checks
+    assert [json.loads(x)["n"] for x in r["lines"]][-10:] == list(range(50, 60))
     assert r["action_saved"] and r["action_ok"] and r["check_bad"]
-    assert r["files"] == [ACTION, LOG1, LOG, SETTINGS]
+    segs = [f for f in r["files"] if f.startswith("log.0")]
+    assert r["files"] == [ACTION] + segs + [config.LOG_EXPORTED_FILE, SETTINGS]
     settings, action, logged, bad, notices = r["damaged"]
     assert settings == [config.defaults(), "settings reset"]
     assert action == [None, "action lost"] and logged is True and bad == 1

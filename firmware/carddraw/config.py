@@ -41,8 +41,14 @@ LOOP_MS = 20             # the app loop's period
 # -- Files on the board's flash ----------------------------------------------------------------
 SETTINGS_FILE = "settings.json"
 ACTION_FILE = "action.json"
+# The log: segments log.NNNNNN.jsonl (store.py). LOG_FILE and log.1.jsonl are older
+# firmware's log, copied into the segments once and removed.
 LOG_FILE = "log.jsonl"
-LOG_LIMIT = 32 * 1024    # bytes; the log rotates to log.1.jsonl beyond this
+LOG_LIMIT = 512 * 1024   # bytes in all segments together (the Pico's filesystem is ~1.4 MB)
+LOG_SEGMENT = 16 * 1024  # bytes per segment: the oldest goes, once exported, when full
+LOG_EXPORTED_FILE = "log.exported"  # the highest record seq the bench saved (`log ack`)
+LOG_QUEUE = 64           # records held in RAM while the flash fails or the log is full
+LOG_REPEATS = 256        # identical records (but for "ms") counted per {"ev": "repeat"} line
 
 # -- Settings a referee or player can change, and their defaults ---------------------------------
 # name: (default, low, high); booleans and the skill are listed apart.
@@ -75,3 +81,8 @@ def defaults():
     for name in FLAGS:
         d[name] = FLAGS[name]
     return d
+
+# -- The screen: the 8x8 font on the 128x64 OLED ------------------------------------------------
+COLS = 16         # characters in a line
+ROWS = 8          # lines on the screen, the title first
+TITLE_COLS = 14   # characters in the title: 14 x 8 = 112 px, clear of the battery icon

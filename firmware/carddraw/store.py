@@ -3,12 +3,25 @@
 #
 # littlefs commits a file's contents only at flush/close and os.rename replaces a file
 # atomically, so every rewrite goes name.tmp -> flush/close -> rename over name, and nothing
-# is ever removed first (that could leave no file at all). The log is only appended to, one
-# flushed line per record, and rotates by a rename. Everything read back is untrusted: a
-# short, corrupt or huge file gives defaults and a short notice for the screen, and the
+# is ever removed first (that could leave no file at all). Everything read back is untrusted:
+# a short, corrupt or huge file gives defaults and a short notice for the screen, and the
 # details go to the log as {"ev": "damage", "file": ..., "why": ...}. Loading never raises.
+#
+# The log: numbered segments log.NNNNNN.jsonl (NNNNNN: the seq of the segment's first
+# record), appended to one flushed line per record, up to config.LOG_LIMIT bytes in all.
+# Each record carries "seq" (1 for the device's first record) and "h", a hash chained to
+# the record before it (format: tools/logchain.py), so an edited, removed or inserted record
+# shows in the export. History is never dropped before it was exported: the oldest segment is
+# removed only when every record in it is at or below the seq the bench acknowledged
+# (config.LOG_EXPORTED_FILE); otherwise the log stops growing, records wait in RAM (at most
+# config.LOG_QUEUE) and any beyond are counted and logged as {"ev": "dropped", "n": N} as
+# soon as there is room. The same goes for records the flash refused (retried at every
+# flush()). A run of records identical apart from "ms" costs one {"ev": "repeat", "x": N}
+# line per config.LOG_REPEATS of them, not a line each.
 import json
 import os
+from binascii import hexlify
+from hashlib import sha256
 
 from carddraw import config, settings as known_settings
 
@@ -16,14 +29,49 @@ SETTINGS_MAX = 4096  # bytes read at most from the settings file
 ACTION_MAX = 8192    # ... and from the action state
 LINE_MAX = 1024      # bytes in one log line, its newline included; log() never writes more
 NOTICES_MAX = 8      # notices kept in Store.notices (RAM)
+HASH_DIGITS = 12     # tools/logchain.py
+SEGMENT = "log.%06d.jsonl"
 _MISSING = "missing"
 _SEP = (",", ":")
 
 
 def older(name):
-    """The rotated log's name: log.jsonl -> log.1.jsonl."""
+    """Older firmware's rotated log name: log.jsonl -> log.1.jsonl (migrated to segments)."""
     i = name.rfind(".")
     return name[:i] + ".1" + name[i:] if i > 0 else name + ".1"
+
+
+def chain_hash(prev, text):
+    """sha256(previous record's hash + this record's JSON text), first 12 hex digits."""
+    return hexlify(sha256((prev + text).encode()).digest()).decode()[:HASH_DIGITS]
+
+
+def seal(seq, prev, record):
+    """-> (the line for `record` as record number `seq` after the hash `prev`, its hash)."""
+    r = dict(record)
+    r.pop("h", None)
+    r["seq"] = seq
+    text = json.dumps(r, separators=_SEP)
+    if len(text) > LINE_MAX - 24:  # room for the hash and the newline
+        text = json.dumps({"ev": "too long", "was": r.get("ev"), "seq": seq}, separators=_SEP)
+    h = chain_hash(prev, text)
+    return (text[:-1] + ',"h":"' + h + '"}\n').encode(), h
+
+
+def line_hash(text):
+    """The hash at the end of a log line's text, or None."""
+    if text[-20:-14] == ',"h":"' and text[-2:] == '"}':
+        return text[-14:-2]
+    return None
+
+
+def segment_seq(name):
+    """The seq of a segment's first record from its file name, or None for another file."""
+    if name.startswith("log.") and name.endswith(".jsonl"):
+        digits = name[4:-6]
+        if len(digits) >= 6 and all("0" <= c <= "9" for c in digits):
+            return int(digits)
+    return None
 
 
 def check_action(state):
@@ -58,17 +106,34 @@ class OsFs:
     def stat(self, path):
         return os.stat(path)
 
+    def listdir(self, root):
+        return os.listdir(root.rstrip("/") or ".") if root != "/" else os.listdir("/")
+
 
 class Store:
     check_action = staticmethod(check_action)
 
-    def __init__(self, root="", fs=None, log_limit=None):
+    def __init__(self, root="", fs=None, log_limit=None, segment=None):
         self.root = root
         self.fs = fs or OsFs()
         self.log_limit = log_limit or config.LOG_LIMIT
+        # at least 4 segments in the limit, so dropping the oldest frees at most a quarter
+        self.segment = min(segment or config.LOG_SEGMENT, self.log_limit // 4)
         self.notices = []
-        self._log_size = None  # bytes in the log, learnt at this session's first log()
+        self.full = False      # the log is full of records not yet exported
         self._log_bad = 0      # damaged log lines last reported
+        self._segs = None      # first seq of each segment, oldest first; None: not opened yet
+        self._total = 0        # bytes in all segments
+        self._cur = 0          # bytes in the newest segment
+        self._seq = 1          # the next record's seq
+        self._prev = ""        # the last record's hash ("" before the first record ever)
+        self._torn = False     # the newest segment ends in a torn line (not on littlefs)
+        self._exported = 0     # the highest seq the bench acknowledged as saved
+        self._queue = []       # records waiting for the flash or for room, oldest first
+        self._lost = 0         # records that could not even wait: logged as "dropped"
+        self._same = None      # the last record without "ms": repeats of it are only counted
+        self._repeats = 0
+        self._repeat_ms = None
 
     # -- settings ----------------------------------------------------------------------------
     def load_settings(self):
@@ -102,11 +167,13 @@ class Store:
         return self._write(config.ACTION_FILE, state)
 
     def load_action(self):
-        """-> (state dict or None, notice or None). The contents are the caller's to check."""
+        """-> (state dict or None, notice or None). The contents are the caller's to check.
+        A missing file while the log shows an action started and not ended closes that
+        action as lost (see report)."""
         name = config.ACTION_FILE
         state, why = self._read(name, ACTION_MAX)
         if why == _MISSING:
-            return None, None
+            return None, self._notice("action lost") if self._action_lost("missing") else None
         if why is None:
             if state is None or isinstance(state, dict):
                 return state, None
@@ -115,59 +182,214 @@ class Store:
         self.save_action(None)
         return None, notice
 
+    def _action_lost(self, why):
+        """R14: no escape from a black by deleting or spoiling action.json. When the log's
+        last start/end record is a start, that action ends here, as lost. -> whether it did."""
+        if not self._open():
+            return False
+        from carddraw import logrepair  # only when action.json is missing or damaged
+        if not logrepair.open_action(self):
+            return False
+        self.log({"ev": "end", "outcome": "lost", "why": "action file " + why})
+        return True
+
     # -- the log -----------------------------------------------------------------------------
     def log(self, record):
-        """Append one record (a dict) as a JSON line and flush. -> True, or False on a flash
-        error. Rotates to log.1 first when the line would take the log past the limit."""
-        text = json.dumps(record, separators=_SEP)
-        if len(text) >= LINE_MAX:  # would read back as damage: keep what it was at least
-            text = json.dumps({"ev": "too long", "was": record.get("ev")}, separators=_SEP)
-        line = text.encode() + b"\n"
-        path = self.root + config.LOG_FILE
-        size = self._log_size
-        try:
-            if size is None:
-                size = self._size(path)
-                if size and size + len(line) <= self.log_limit and not self._ends_line(path, size):
-                    line = b"\n" + line  # a torn last line (not littlefs) stays apart from this
-            if size and size + len(line) > self.log_limit:
-                # atomic: log.1 is replaced by the full log; this line starts the new one
-                self.fs.rename(path, self.root + older(config.LOG_FILE))
-                size = 0
-            f = self.fs.open(path, "ab")
-            try:
-                f.write(line)
-                f.flush()
-            finally:
-                f.close()
-            self._log_size = size + len(line)
-            return True
-        except OSError as e:
-            self._log_size = None
-            self._flash_error(e)
-            return False
+        """Keep one record (a dict). -> True when it and every record before it are on flash,
+        False while some wait (flash error, or the log full of records not yet exported)."""
+        same = dict(record)
+        same.pop("ms", None)
+        if same == self._same:
+            self._repeats += 1
+            self._repeat_ms = record.get("ms")
+            if self._repeats < config.LOG_REPEATS:
+                return not self._queue and not self._lost
+            self._push_repeats()
+        else:
+            self._push_repeats()
+            self._same = same
+            self._push(record)
+        return self.flush()
 
-    def read_log(self, each=None):
-        """-> (records, damaged): every record of log.1 then log, oldest first, reading line by
-        line; damaged counts the lines skipped. With each(record) given, records are handed to
-        it one by one instead of collected (records comes back empty): less RAM."""
+    def flush(self):
+        """Write the records waiting, in order, then the count of any that could not wait.
+        -> True when none is left waiting. The app calls this every loop pass."""
+        if not self._queue and not self._lost:
+            return True
+        if not self._open():
+            return False
+        while self._queue:
+            if not self._put(self._queue[0]):
+                return False
+            self._queue.pop(0)
+        if self._lost and self._put({"ev": "dropped", "n": self._lost}):
+            self._lost = 0
+        return not self._lost
+
+    def read_log(self, each=None, raw=False):
+        """-> (records, damaged): every record, oldest first, reading line by line; damaged
+        counts the lines skipped. Records come without the store's "seq" and "h"; with raw,
+        each line's text as on flash instead (for the export). With each(record) given,
+        records are handed to it one by one instead of collected: less RAM."""
+        self._push_repeats()
+        if self._open():
+            self.flush()
         records = []  # type: list
+        each = each or records.append
         name = config.LOG_FILE
-        bad = self._read_lines(older(name), each or records.append)
-        bad += self._read_lines(name, each or records.append)
+        bad = self._read_lines(older(name), each, raw)  # only if a migration failed
+        bad += self._read_lines(name, each, raw)
+        for first in list(self._segs or ()):
+            bad += self._read_lines(SEGMENT % first, each, raw)
         if bad and bad != self._log_bad:  # once per new count, not at every read
             self._log_bad = bad
             self.report(name, "%d bad lines" % bad, "log damaged")
         return records, bad
 
+    def last(self):
+        """-> (seq, hash) of the last record written: (0, "") for none."""
+        self._open()
+        return self._seq - 1, self._prev
+
     def report(self, file, why, notice):
-        """Damage found: keep the short notice (for a 16-character line), log the details."""
-        if len(self.notices) < NOTICES_MAX:
-            self.notices.append(notice)
+        """Damage found: keep the short notice (for a 16-character line), log the details.
+        A damaged action file also closes the action the log shows open (R14)."""
+        self._notice(notice)
         self.log({"ev": "damage", "file": file, "why": why})
+        if file == config.ACTION_FILE:
+            self._action_lost("damaged")
         return notice
 
-    # -- inside ------------------------------------------------------------------------------
+    # -- inside: the log -----------------------------------------------------------------------
+    def _notice(self, text):
+        if len(self.notices) < NOTICES_MAX and (not self.notices or self.notices[-1] != text):
+            self.notices.append(text)
+        return text
+
+    def _push(self, record):
+        if len(self._queue) < config.LOG_QUEUE:
+            self._queue.append(record)
+        else:
+            self._lost += 1
+
+    def _push_repeats(self):
+        if self._repeats:
+            r = {"ev": "repeat", "x": self._repeats}
+            if self._repeat_ms is not None:
+                r["ms"] = self._repeat_ms
+            self._repeats = 0
+            self._push(r)
+
+    def _open(self):
+        """Learn the segments, the last seq and hash (once); migrate older firmware's log."""
+        if self._segs is not None:
+            return True
+        try:
+            names = self.fs.listdir(self.root)
+        except OSError as e:
+            self._flash_error(e)
+            return False
+        segs = []
+        for name in names:
+            first = segment_seq(name)
+            if first is not None:
+                segs.append(first)
+        segs.sort()
+        old = [n for n in (older(config.LOG_FILE), config.LOG_FILE) if n in names]
+        bad = 0
+        if old and not segs:
+            from carddraw import logrepair  # once in a device's life
+            segs, bad = logrepair.migrate(self, old)
+            if segs is None:
+                return False
+        for name in old:  # migrated (now or by a boot the power cut short)
+            self._remove(name)
+        self._segs = segs
+        for first in segs:
+            self._cur = self._size(self.root + SEGMENT % first)
+            self._total += self._cur
+        self._exported = self._read(config.LOG_EXPORTED_FILE, 32)[0]
+        if type(self._exported) is not int:
+            self._exported = 0
+        self._find_last()
+        if bad:
+            self.report(config.LOG_FILE, "%d bad lines" % bad, "log damaged")
+        return True
+
+    def _find_last(self):
+        """The last whole record's seq and hash, from the tail of the newest segments."""
+        for first in reversed(self._segs):
+            path = self.root + SEGMENT % first
+            size = self._size(path)
+            found = []
+            self._read_lines(SEGMENT % first, found.append, True, max(0, size - 2 * LINE_MAX))
+            for text in reversed(found):
+                seq = json.loads(text).get("seq")
+                if type(seq) is int and line_hash(text):
+                    self._seq = seq + 1
+                    self._prev = line_hash(text)
+                    self._torn = size and not self._ends_line(path, size)
+                    return
+            if first == self._segs[-1] and size:
+                self._torn = not self._ends_line(path, size)
+
+    def _put(self, record):
+        """Write one record as the next link of the chain. -> True, or False (flash error, or
+        full of records not yet exported: the record stays queued)."""
+        line, h = seal(self._seq, self._prev, record)
+        if self._torn:
+            line = b"\n" + line  # a torn last line (not littlefs) stays apart from this
+        new = not self._segs or self._cur + len(line) > self.segment
+        if not self._room(len(line), new):
+            return False
+        if new:
+            self._segs.append(self._seq)
+            self._cur = 0
+        try:
+            f = self.fs.open(self.root + SEGMENT % self._segs[-1], "ab")
+            try:
+                f.write(line)
+                f.flush()
+            finally:
+                f.close()
+        except OSError as e:
+            if new:
+                self._segs.pop()
+                self._cur = self._size(self.root + SEGMENT % self._segs[-1]) if self._segs else 0
+            self._flash_error(e)
+            return False
+        self._cur += len(line)
+        self._total += len(line)
+        self._seq += 1
+        self._prev = h
+        self._torn = False
+        return True
+
+    def _room(self, size, new):
+        """Make room for `size` bytes, dropping only segments already exported."""
+        while self._total + size > self.log_limit:
+            segs = self._segs
+            if not segs or len(segs) == 1 and not new:
+                return self._full()
+            last_seq = segs[1] - 1 if len(segs) > 1 else self._seq - 1
+            if last_seq > self._exported:
+                return self._full()
+            path = self.root + SEGMENT % segs[0]
+            size_of = self._size(path)
+            if not self._remove(path[len(self.root):]):
+                return False
+            self._total -= size_of
+            segs.pop(0)
+        self.full = False
+        return True
+
+    def _full(self):
+        if not self.full:
+            self.full = True
+            self._notice("log full: export")
+        return False
+
+    # -- inside: files -------------------------------------------------------------------------
     def _write(self, name, obj):
         """name.tmp, flush, close, rename over name: the old file or the new, never neither."""
         data = json.dumps(obj, separators=_SEP).encode()
@@ -185,10 +407,17 @@ class Store:
             self._flash_error(e)
             return False
 
+    def _remove(self, name):
+        try:
+            self.fs.remove(self.root + name)
+            return True
+        except OSError as e:
+            self._flash_error(e)
+            return False
+
     def _flash_error(self, e):
-        # not logged: the log is on the same flash that just failed
-        if len(self.notices) < NOTICES_MAX and (not self.notices or self.notices[-1] != "flash error"):
-            self.notices.append("flash error")
+        # not logged now: the log is on the same flash that just failed (records wait in RAM)
+        self._notice("flash error")
 
     def _size(self, path):
         try:
@@ -197,7 +426,10 @@ class Store:
             return 0
 
     def _ends_line(self, path, size):
-        f = self.fs.open(path, "rb")
+        try:
+            f = self.fs.open(path, "rb")
+        except OSError:
+            return True
         try:
             f.seek(size - 1)
             return f.read(1) == b"\n"
@@ -230,16 +462,21 @@ class Store:
         except Exception as e:  # ValueError, UnicodeError, RecursionError on deep nesting
             return None, "not json: " + type(e).__name__
 
-    def _read_lines(self, name, each):
-        """Hand each record of one log file to each(); -> lines skipped as damaged."""
+    def _read_lines(self, name, each, raw=False, start=0, budget=0):
+        """Hand each record of one log file to each() (the line's text with raw, else the
+        record without "seq" and "h"); -> lines skipped as damaged. From byte `start` on,
+        the first (partial) line skipped."""
         try:
             f = self.fs.open(self.root + name, "rb")
         except OSError:
             return 0
         bad = 0
-        budget = self.log_limit + LINE_MAX  # more than log() ever writes to one file
+        budget = budget or self.log_limit + LINE_MAX  # more than log() ever writes to one file
         skipping = False
         try:
+            if start:
+                f.seek(start)
+                skipping = True
             while True:
                 line = f.readline(LINE_MAX)
                 if not line:
@@ -249,25 +486,36 @@ class Store:
                     bad += 1  # the rest of an oversized file
                     break
                 whole = line.endswith(b"\n")
-                if skipping:  # the tail of an overlong line
+                if skipping:  # the tail of an overlong line, or of the line `start` cut
                     skipping = not whole
                     continue
                 if not whole and len(line) == LINE_MAX:
                     bad += 1
                     skipping = True
                     continue
-                if not line.strip():
-                    continue
-                try:
-                    r = json.loads(line.decode())
-                except Exception:
-                    r = None
-                if isinstance(r, dict):
-                    each(r)
-                else:
-                    bad += 1
+                bad += self._hand(line, each, raw)
         except OSError:
             bad += 1
         finally:
             f.close()
         return bad
+
+    @staticmethod
+    def _hand(line, each, raw):
+        """One line to each(); -> 1 when it was damaged (and not handed), else 0."""
+        if not line.strip():
+            return 0
+        try:
+            text = line.decode().strip()
+            r = json.loads(text)
+        except Exception:
+            return 1
+        if not isinstance(r, dict):
+            return 1
+        if raw:
+            each(text)
+        else:
+            r.pop("seq", None)
+            r.pop("h", None)
+            each(r)
+        return 0
