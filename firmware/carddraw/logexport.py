@@ -3,7 +3,7 @@
 # acknowledgement `log ack SEQ HASH` the bench sends once the export is saved, which lets the
 # store drop segments holding only exported records when the log is full. Imported only when
 # a `log` line arrives.
-from carddraw.store import SEGMENT, line_hash, HASH_DIGITS
+from carddraw.logline import SEGMENT, line_hash, HASH_DIGITS
 from carddraw import config
 
 USAGE = "log, or log ack SEQ HASH (the last record saved: its seq and its 12-digit hash)"

@@ -1,7 +1,7 @@
 # The log's rare repairs, imported by store.Store only when needed, so that normal play keeps
 # none of this in RAM: older firmware's log copied into the first segment (once in a device's
 # life), and the look back for an action left open when action.json is missing or damaged.
-from carddraw.store import SEGMENT, seal
+from carddraw.logline import SEGMENT, seal
 
 SCAN_CHUNK = 512      # bytes read at a time when looking back for the last start/end
 _START = b'"ev":"start"'

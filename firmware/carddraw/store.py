@@ -20,17 +20,13 @@
 # line per config.LOG_REPEATS of them, not a line each.
 import json
 import os
-from binascii import hexlify
-from hashlib import sha256
 
 from carddraw import config, settings as known_settings
+from carddraw.logline import LINE_MAX, SEGMENT, seal, line_hash, segment_seq
 
 SETTINGS_MAX = 4096  # bytes read at most from the settings file
 ACTION_MAX = 8192    # ... and from the action state
-LINE_MAX = 1024      # bytes in one log line, its newline included; log() never writes more
 NOTICES_MAX = 8      # notices kept in Store.notices (RAM)
-HASH_DIGITS = 12     # tools/logchain.py
-SEGMENT = "log.%06d.jsonl"
 _MISSING = "missing"
 _SEP = (",", ":")
 
@@ -39,39 +35,6 @@ def older(name):
     """Older firmware's rotated log name: log.jsonl -> log.1.jsonl (migrated to segments)."""
     i = name.rfind(".")
     return name[:i] + ".1" + name[i:] if i > 0 else name + ".1"
-
-
-def chain_hash(prev, text):
-    """sha256(previous record's hash + this record's JSON text), first 12 hex digits."""
-    return hexlify(sha256((prev + text).encode()).digest()).decode()[:HASH_DIGITS]
-
-
-def seal(seq, prev, record):
-    """-> (the line for `record` as record number `seq` after the hash `prev`, its hash)."""
-    r = dict(record)
-    r.pop("h", None)
-    r["seq"] = seq
-    text = json.dumps(r, separators=_SEP)
-    if len(text) > LINE_MAX - 24:  # room for the hash and the newline
-        text = json.dumps({"ev": "too long", "was": r.get("ev"), "seq": seq}, separators=_SEP)
-    h = chain_hash(prev, text)
-    return (text[:-1] + ',"h":"' + h + '"}\n').encode(), h
-
-
-def line_hash(text):
-    """The hash at the end of a log line's text, or None."""
-    if text[-20:-14] == ',"h":"' and text[-2:] == '"}':
-        return text[-14:-2]
-    return None
-
-
-def segment_seq(name):
-    """The seq of a segment's first record from its file name, or None for another file."""
-    if name.startswith("log.") and name.endswith(".jsonl"):
-        digits = name[4:-6]
-        if len(digits) >= 6 and all("0" <= c <= "9" for c in digits):
-            return int(digits)
-    return None
 
 
 def check_action(state):

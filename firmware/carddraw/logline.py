@@ -1,0 +1,43 @@
+# One log line: a record's JSON text with its seq, chained by hash to the line before it
+# (the format tools/logchain.py checks), and the segment files' names. Pure.
+import json
+from binascii import hexlify
+from hashlib import sha256
+
+LINE_MAX = 1024      # bytes in one log line, its newline included; never more is written
+HASH_DIGITS = 12
+SEGMENT = "log.%06d.jsonl"  # a segment, named by the seq of its first record
+_SEP = (",", ":")
+
+
+def chain_hash(prev, text):
+    """sha256(previous record's hash + this record's JSON text), first 12 hex digits."""
+    return hexlify(sha256((prev + text).encode()).digest()).decode()[:HASH_DIGITS]
+
+
+def seal(seq, prev, record):
+    """-> (the line for `record` as record number `seq` after the hash `prev`, its hash)."""
+    r = dict(record)
+    r.pop("h", None)
+    r["seq"] = seq
+    text = json.dumps(r, separators=_SEP)
+    if len(text) > LINE_MAX - 24:  # room for the hash and the newline
+        text = json.dumps({"ev": "too long", "was": str(r.get("ev"))[:40], "seq": seq}, separators=_SEP)
+    h = chain_hash(prev, text)
+    return (text[:-1] + ',"h":"' + h + '"}\n').encode(), h
+
+
+def line_hash(text):
+    """The hash at the end of a log line's text, or None."""
+    if text[-20:-14] == ',"h":"' and text[-2:] == '"}':
+        return text[-14:-2]
+    return None
+
+
+def segment_seq(name):
+    """The seq of a segment's first record from its file name, or None for another file."""
+    if name.startswith("log.") and name.endswith(".jsonl"):
+        digits = name[4:-6]
+        if len(digits) >= 6 and all("0" <= c <= "9" for c in digits):
+            return int(digits)
+    return None
