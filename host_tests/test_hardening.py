@@ -4,19 +4,21 @@ lock under a breadth-first search of everything a player can reach without the c
 The other parts: test_hardening_power.py (power cuts through App), test_hardening_input.py
 (bad files, bad protocol lines, button chatter), test_hardening_vm.py (memory over 10,000
 draws and the watchdog, in the MicroPython VM). Each test records its figures with figure();
-they are gathered in build/hardening_figures.json and quoted in docs/reliability.md.
+they are gathered in $CARDDRAW_FIGURES (default: carddraw-hardening-figures.json in the
+temp folder) and quoted in docs/reliability.md.
 """
 import json
 import os
+import tempfile
 
-from conftest import ROOT
 
-FIGURES_PATH = os.path.join(ROOT, "build", "hardening_figures.json")
+# outside the source tree (no test writes into it): $CARDDRAW_FIGURES, or the temp folder
+FIGURES_PATH = os.environ.get("CARDDRAW_FIGURES") or os.path.join(
+    tempfile.gettempdir(), "carddraw-hardening-figures.json")
 
 
 def figure(key, value):
-    """Keep one figure for docs/reliability.md (merged into build/hardening_figures.json)."""
-    os.makedirs(os.path.dirname(FIGURES_PATH), exist_ok=True)
+    """Keep one figure for docs/reliability.md (merged into FIGURES_PATH)."""
     try:
         with open(FIGURES_PATH) as f:
             data = json.load(f)
