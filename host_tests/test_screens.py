@@ -38,6 +38,9 @@ class Canvas:
     def pixel(self, x, y, c):
         self.calls.append(("pixel", x, y, c))
 
+    def line(self, x0, y0, x1, y1, c):
+        self.calls.append(("line", x0, y0, x1, y1, c))
+
 
 def boxes(calls):
     """(kind, x0, y0, x1, y1) exclusive bounds of each call's pixels."""
@@ -56,6 +59,9 @@ def boxes(calls):
             out.append((k, call[1], call[2], call[1] + 1, call[2] + call[3]))
         elif k == "pixel":
             out.append((k, call[1], call[2], call[1] + 1, call[2] + 1))
+        elif k == "line":
+            _, x0, y0, x1, y1, _ = call
+            out.append((k, min(x0, x1), min(y0, y1), max(x0, x1) + 1, max(y0, y1) + 1))
     return out
 
 
@@ -69,15 +75,16 @@ def check_frame(view, battery):
     screens.render(view, canvas, battery)
     calls = canvas.calls
     assert calls[0] == ("fill", 0)
-    allowed = {"fill", "text", "fill_rect", "rect", "hline", "vline", "pixel"}
+    allowed = {"fill", "text", "fill_rect", "rect", "hline", "vline", "pixel", "line"}
     assert {c[0] for c in calls} <= allowed
     texts = [b for b in boxes(calls) if b[0] == "text"]
     for k, x0, y0, x1, y1 in boxes(calls):
         assert 0 <= x0 and x1 <= 128 and 0 <= y0 and y1 <= 64, (k, x0, y0, x1, y1, view)
-    rows = [b[2] for b in texts]
-    assert len(rows) == len(set(rows)), "two texts on one row"
-    for b in texts:
-        assert b[2] % 8 == 0 and b[1] == 0
+    if getattr(view, "art", None) is None:     # a text view: the 16 x 8 grid
+        rows = [b[2] for b in texts]
+        assert len(rows) == len(set(rows)), "two texts on one row"
+        for b in texts:
+            assert b[2] % 8 == 0 and b[1] == 0
     if battery is not None:
         plain = Canvas()
         screens.render(view, plain, None)
@@ -165,3 +172,136 @@ RESULT = {"views": out, "lit": lit, "log": c.take_log()}
     want = [[v.screen, v.lines, v.led, v.blink] for v in cpython_tour(57)]
     assert got["views"] == want
     assert all(got["lit"][1:])
+
+
+# -- Graphics: a view with `art` (see screens.py's header for the kinds) ----------------------
+def art_view(art, screen="active", lines=("Title",)):
+    v = View(screen, list(lines))
+    v.art = art
+    return v
+
+
+def deck_art(skill="surgery", counts=(5, 2, 1, 0), chance="97.1%", side=("Red 29%", "Blk 2%"),
+             foot=("Succ 0/1 Comp 0", "D:draw  S:stop"), title="Surgery"):
+    return ("deck", skill, title, counts, chance, side, foot)
+
+
+def card_art(colour="green", skill="surgery", counts=(5, 2, 1, 0), label="Success 1 of 3",
+             words=("a clean stitch", "holds"), foot=("D:go on",), title="Surgery"):
+    return ("card", skill, title, counts, colour, label, words, foot)
+
+
+ARTS = [deck_art(skill, counts, chance, side, foot, title)
+        for skill in screens.SKILLS
+        for counts, chance, side, foot, title in (
+            ((5, 2, 1, 0), "97.1%", ("Red 29%", "Blk 2%"), ("Succ 0/1", "D:draw"), "Surgery"),
+            ((38, 3, 3, 12), ">99.9%", ("x" * 20,) * 5, ("y" * 30,) * 4, "A long title here"),
+            ((0, 0, 0, 0), "<0.1%", (), (), ""),
+            ((2, 2, 1, 0), "100%?abc", ("a",), ("b",), "Scan"))]
+ARTS += [card_art(colour, skill, label=label, words=words, foot=foot)
+         for skill in screens.SKILLS for colour in screens.COLOURS
+         for label, words, foot in (("Success 1 of 3", ("a clean stitch", "holds"), ("D:go on",)),
+                                    ("Complication 12 more text", ("w" * 30,) * 4, ("f" * 30,)),
+                                    ("", (), ()))]
+
+
+@pytest.mark.parametrize("battery", [None, 0, 57, 100])
+def test_every_picture_fits_and_leaves_the_battery_alone(battery):
+    for art in ARTS:
+        check_frame(art_view(art), battery)
+        canvas = Canvas()
+        screens.render(art_view(art), canvas, None)
+        for b in boxes(canvas.calls[2:]):                 # after the fill and the lit bar
+            assert not (b[2] < 8 and b[3] > screens.BAT_X - 1), (b, art)
+
+
+def test_a_view_without_art_is_drawn_as_text():
+    plain, none = Canvas(), Canvas()
+    screens.render(View("active", ["Surgery", "G 5 Y 2"]), plain, 50)
+    screens.render(art_view(None, lines=["Surgery", "G 5 Y 2"]), none, 50)
+    assert plain.calls == none.calls
+    assert ("text", "G 5 Y 2", 0, 8, 1) in plain.calls
+
+
+def test_an_unknown_card_colour_is_refused():
+    with pytest.raises(ValueError):
+        screens.render(art_view(card_art("purple")), Canvas())
+
+
+# Pixels: the same pictures on a real framebuf in the MicroPython VM.
+PIXELS = r'''
+import framebuf
+from carddraw import screens
+
+class V:
+    def __init__(self, art):
+        self.screen = "x"
+        self.lines = ["x"]
+        self.art = art
+
+out = []
+for art in ARTS:
+    buf = bytearray(1024)
+    screens.render(V(art), framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB), 57)
+    out.append(list(buf))
+RESULT = out
+'''
+
+
+def pictures(vm, arts):
+    """Render each art in the VM; return (buffer, pixel(x, y)) pairs."""
+    bufs = vm("ARTS = %r\n" % (arts,) + PIXELS)
+    return [(b, lambda x, y, b=b: b[(y >> 3) * 128 + x] >> (y & 7) & 1) for b in bufs]
+
+
+def region(px, x0, y0, x1, y1):
+    return tuple(px(x, y) for y in range(y0, y1) for x in range(x0, x1))
+
+
+def changed_columns(a, b, page):
+    return [x for x in range(128) if a[page * 128 + x] != b[page * 128 + x]]
+
+
+def test_each_colour_has_its_own_pattern_and_an_empty_colour_an_empty_slot(vm):
+    (full, px), (some, qx) = pictures(vm, [deck_art(counts=(3, 3, 3, 3)),
+                                           deck_art(counts=(3, 0, 1, 0))])
+    faces = [region(px, x + 2, 11, x + 7, 21) for x in screens.DECK_X]
+    assert all(any(f) for f in faces)
+    assert len(set(faces)) == 4                       # four different patterns
+    assert region(qx, 39, 11, 44, 21) == (0,) * 50    # no yellow: an empty slot
+    assert region(qx, 97, 11, 102, 21) == (0,) * 50   # no black
+    assert region(qx, 2, 11, 7, 21) == faces[0] and region(qx, 68, 11, 73, 21) == faces[2]
+    # the big card's face wears the same pattern as its deck symbol, one picture per colour
+    cards = pictures(vm, [card_art(c) for c in screens.COLOURS])
+    big = [region(p, 2, 26, 20, 36) for _, p in cards]
+    assert len(set(big)) == 4 and all(any(f) for f in big)
+
+
+def test_each_skill_has_its_own_title_bar(vm):
+    bars = [region(p, 0, 0, screens.BAT_X - 2, 8)
+            for _, p in pictures(vm, [deck_art(skill=s, title="Title") for s in screens.SKILLS])]
+    assert len(set(bars)) == 3
+
+
+def test_large_digits_are_distinct_and_2x_the_small_font(vm):
+    shots = pictures(vm, [deck_art(chance=ch) for ch in screens.BIG])
+    glyphs = [region(p, 0, 33, 12, 47) for _, p in shots]
+    assert len(set(glyphs)) == len(screens.BIG) and all(any(g) for g in glyphs)
+    for _, p in shots:
+        assert not any(region(p, 0, 47, 60, 48))               # 14 px tall: nothing below
+        for y in range(33, 47, 2):                             # 2x2 blocks: each row twice
+            assert region(p, 0, y, 12, y + 1) == region(p, 0, y + 1, 12, y + 2)
+
+
+def test_what_does_not_change_between_draws_stays_in_place(vm):
+    active, card, more_yellow, other_chance = [b for b, _ in pictures(vm, [
+        deck_art(), card_art(), deck_art(counts=(5, 3, 1, 0)), deck_art(chance="97.4%")])]
+    # a draw: the title bar and the deck are the same pixels, only the stage changes
+    for page in (0, 1, 2):
+        assert changed_columns(active, card, page) == []
+    # a yellow more: only the yellow cell's columns change
+    cols = [x for p in range(8) for x in changed_columns(active, more_yellow, p)]
+    assert cols and screens.DECK_X[1] <= min(cols) and max(cols) < screens.DECK_X[2]
+    # the chance 97.1% -> 97.4%: only the last digit's columns
+    cols = [x for p in range(8) for x in changed_columns(active, other_chance, p)]
+    assert cols and min(cols) >= 30 and max(cols) < 40      # "97." is 30 px wide
