@@ -19,6 +19,7 @@ from conftest import ROOT, run_in_vm
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import bench  # noqa: E402
+import logchain  # noqa: E402
 import deploy  # noqa: E402
 
 TOOL = os.path.join(ROOT, "tools", "bench.py")
@@ -142,17 +143,28 @@ def test_logs_are_saved_as_jsonl_and_csv_matching_the_devices_log(tmp_path):
     done = tool("--sim", "--flash", flash, "logs", "--out", out)
     assert done.returncode == 0, done.stderr
     files = sorted(os.listdir(out))
+    device = "e6605838834a7b2c"  # the simulator's machine.unique_id()
     assert len(files) == 2 and files[0].endswith(".csv") and files[1].endswith(".jsonl")
-    assert files[0][:-4] == files[1][:-6] and files[0].startswith("carddraw-log-20")
+    assert files[0][:-4] == files[1][:-6] and files[0].startswith("carddraw-%s-20" % device)
     for f in files:
         assert os.path.join(out, f) in done.stdout
-    with open(os.path.join(flash, "log.jsonl")) as f:
-        on_flash = [json.loads(line) for line in f]
+    segments = sorted(f for f in os.listdir(flash) if f.startswith("log.0"))
+    on_flash = []
+    for name in segments:
+        with open(os.path.join(flash, name)) as f:
+            on_flash += f.read().splitlines()
     with open(os.path.join(out, files[1])) as f:
-        records = [json.loads(line) for line in f]
-    assert records == on_flash
+        header, lines = logchain.read_export(f.read().splitlines())
+    assert lines == on_flash  # byte for byte, hashes kept
+    assert header["device"] == device and header["verified"] is True and header["records"] == 9
+    assert header["head"] == logchain.head(lines) and logchain.verify(lines)[0]
+    records = [json.loads(line) for line in lines]
     assert [r["ev"] for r in records] == ["seed", "start"] + ["draw", "accept"] * 3 + ["end"]
-    assert done.stdout.startswith("9 log records saved to:")
+    assert done.stdout.startswith("9 log records from device %s saved to:" % device)
+    assert "verified: 9 records, seq 1 to 9" in done.stdout
+    assert "acknowledged: the device may drop records up to 9" in done.stdout
+    with open(os.path.join(flash, "log.exported")) as f:
+        assert f.read() == "9"
     with open(os.path.join(out, files[0]), newline="") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == len(records)
@@ -207,11 +219,12 @@ def test_serial_link_skips_lines_that_are_not_json_and_streams_the_log():
             return line
 
     link = FakeSerial('MicroPython v1.29 on 2026-01-01; Raspberry Pi Pico\r\n>>> \r\n'
-                      '{"log": {"ev": "seed"}}\r\n{not json\r\n[1]\r\n{"log": {"ev": "start"}}\r\n'
+                      '{"log": "{\\"ev\\":\\"seed\\"}"}\r\n{not json\r\n[1]\r\n'
+                      '{"log": "{\\"ev\\":\\"start\\"}"}\r\n'
                       '{"ok": "log", "records": 2, "damaged": 0}\r\n')
     got = []
     assert link.request("log", each=got.append) == {"ok": "log", "records": 2, "damaged": 0}
-    assert got == [{"ev": "seed"}, {"ev": "start"}] and link.sent == ["log"]
+    assert got == ['{"ev":"seed"}', '{"ev":"start"}'] and link.sent == ["log"]
     with pytest.raises(bench.NoReply):
         link.request("show")
     assert bench.line_seconds("wait 60000") == 60 and bench.line_seconds("test button 5000") == 5
@@ -378,25 +391,30 @@ def test_log_streams_every_record_one_line_each_without_building_a_list():
         app = boot()
         send(app, "seed 3", "press DRAW", "press DRAW", "press DRAW")
         run(app, 100)
-        with open("log.jsonl", "a") as f:
+        import os
+        newest = sorted(n for n in os.listdir() if n.startswith("log.0"))[-1]
+        with open(newest, "a") as f:
             f.write("{torn line\\n")
         app.store.read_log()           # finds the torn line and logs {"ev": "damage"} once
         records = app.store.read_log()[0]
         calls = []
         read_log = app.store.read_log
-        def spy(each=None):
-            calls.append(each is not None)
-            return read_log(each)
+        def spy(each=None, raw=False):
+            calls.append((each is not None, raw))
+            return read_log(each, raw)
         app.store.read_log = spy
         feeds = SIM.wdt_feeds
         out = send(app, "log")
         RESULT = {"out": out, "records": records, "calls": calls, "feeds": SIM.wdt_feeds - feeds}
     """)
     out, records = r["out"], r["records"]
-    assert r["calls"] == [True]                       # handed over one by one, never a list
-    assert [x["log"] for x in out[:-1]] == records
+    assert r["calls"] == [[True, True]]               # handed over one by one, never a list
+    lines = [x["log"] for x in out[:-1]]              # each line's text as on flash
+    assert [{k: v for k, v in json.loads(x).items() if k not in ("seq", "h")} for x in lines] == records
     assert [x["ev"] for x in records] == ["seed", "start", "draw", "accept", "damage"]
-    assert out[-1] == {"ok": "log", "records": len(records), "damaged": 1}
+    assert logchain.verify(lines)[0]                  # the torn line is no record: the chain holds
+    assert out[-1] == {"ok": "log", "records": len(records), "damaged": 1,
+                       "device": "e6605838834a7b2c"}
     assert r["feeds"] >= len(records)                 # a long log cannot starve the watchdog
 
 
@@ -574,7 +592,7 @@ def test_self_test_through_the_simulator_command_line():
     assert asked["text"][3] == "press RANK"
     assert result["text"][2] == "self-test passed"
     assert show["screen"] == "setup"
-    assert [x["ev"] for x in log] == ["selftest"] and final["records"] == 1
+    assert [json.loads(x)["ev"] for x in log] == ["selftest"] and final["records"] == 1
 
 
 def test_meta_lines_are_checked_by_the_simulator():

@@ -179,17 +179,23 @@ class App:
 
     def save(self):
         """Persist what changed: the resume state first, so a power cut right after a draw
-        still finds the card on reboot (no escape from a black), then the log, then settings."""
+        still finds the card on reboot (no escape from a black), then the log, then settings.
+        Nothing counts as saved until the store wrote it: a save the flash refused is tried
+        again at the next pass, and log records wait in the store (in order, bounded) until
+        the flash takes them; the store's notices say so on screen (output)."""
         c = self.controller
-        if c.resume_version != self.saved_resume:
-            self.store.save_action(c.resume_state())
+        store = self.store
+        if c.resume_version != self.saved_resume and store.save_action(c.resume_state()):
             self.saved_resume = c.resume_version
         for record in c.take_log():
-            self.store.log(record)
+            store.log(record)
+        store.flush()  # records that wait for the flash (or for room after an export)
         if c.settings_version != self.saved_settings:
-            self.store.save_settings(c.settings)
             self.saved_settings = c.settings_version
+            self.settings_unsaved = True
             self.apply_settings()
+        if getattr(self, "settings_unsaved", False):
+            self.settings_unsaved = not store.save_settings(c.settings)
 
     def output(self, now):
         """LED first, then the buzzer, then the display, and the display only if the view changed."""
@@ -206,6 +212,12 @@ class App:
         for pattern in self.controller.take_beeps():
             board.buzzer.play(pattern, now)
         board.buzzer.update(now)
+        for text in self.store.notices:  # the one notice channel: the store's, read here
+            if not self.notices:
+                self.notice_until = now + NOTICE_MS  # a fresh notice gets its full time
+            if text not in self.notices:  # boot notices come back from load_* as well
+                self.notices.append(text)
+        del self.store.notices[:]
         if self.notices and now - self.notice_until >= 0:
             self.notices.pop(0)
             self.notice_until = now + NOTICE_MS

@@ -10,8 +10,11 @@ One command per line, one JSON reply per line:
                     and the lines after it wait in the queue (at most MAX_QUEUE)
   show              the controller's view and the action (Controller.show)
   seed N            seeds the shuffle (set-up screen only; logged)
-  log               the action log, oldest first: one {"log": record} line per record, read a
-                    line at a time from flash, then {"ok": "log", "records": N, "damaged": D}
+  log               the action log, oldest first: one {"log": "<line>"} reply per record (its
+                    text as on flash, seq and hash included), read a line at a time, then
+                    {"ok": "log", "records": N, "damaged": D, "device": unique id in hex}
+  log ack SEQ HASH  the bench saved the log up to record SEQ (HASH: its hash): when the log
+                    is full, segments holding only saved records may go -> {"ok": "ack"}
   test led COLOUR   green, yellow, red, black (shows purple; "purple" works too) or off: the LED
                     shows it until the test ends -> {"ok": "led", "colour", "rgb"}
   test display      a checkerboard of 8 x 8 squares inside a one-pixel border
@@ -171,20 +174,9 @@ def seed(app, cmd, args, now):
 
 
 def log(app, cmd, args, now):
-    """Every log record as its own reply line, read one line at a time (never a list in RAM)."""
-    if args:
-        return {"error": "log takes no argument"}
-    n = [0]
-    wdt = getattr(app.board, "wdt", None)
-
-    def each(record):
-        app.reply({"log": record})
-        n[0] += 1
-        if wdt is not None:
-            wdt.feed()  # a full log is hundreds of lines: the stream must not reset the board
-
-    bad = app.store.read_log(each)[1]
-    return {"ok": "log", "records": n[0], "damaged": bad}
+    """`log` and `log ack SEQ HASH`: logexport.py (loaded only when used)."""
+    from carddraw import logexport
+    return logexport.command(app, args)
 
 
 def test(app, cmd, args, now):

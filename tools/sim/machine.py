@@ -67,6 +67,9 @@ class _Sim:
 
     def __init__(self):
         self.clock = time.ticks_ms
+        # machine.unique_id(): the board's flash chip id, the same across resets; a test or a
+        # simulated event gives each simulated device its own (8 bytes, as on the RP2040)
+        self.uid = b"\xe6\x60\x58\x38\x83\x4a\x7b\x2c"
         self.reset()
 
     def reset(self):
@@ -370,7 +373,7 @@ def reset_cause():
 
 
 def unique_id():
-    return b"\xe6\x60\x58\x38\x83\x4a\x7b\x2c"
+    return bytes(SIM.uid)
 
 
 def idle():
