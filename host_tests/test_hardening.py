@@ -170,7 +170,7 @@ class ControllerMachine(RuleBasedStateMachine):
         FUZZ["power cuts"] += 1
         c = self.c
         state = json.loads(json.dumps(c.resume_state()))
-        home = c._home()
+        home = c.home()
         self.c = Controller(settings=json.loads(json.dumps(c.settings)), rng=self.rng,
                             now_ms=self.t, resume=state)
         assert self.c.resume_state() == state

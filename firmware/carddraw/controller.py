@@ -59,9 +59,10 @@ Log records (take_log), each {"ev": ..., "ms": now_ms, ...}:
   settings the options changed (name: value), or "lock": "changed" (never the code)
   seed, chain, error ("msg": a bug caught and shown instead of crashing)
 """
-from carddraw import config, saved, settings as known
-from carddraw.deck import COLOURS, check_colour
-from carddraw.action import RuleError
+from carddraw import config, settings as known
+from carddraw.config import COLS, ROWS, TITLE_COLS
+from carddraw.deck import COLOURS, BLACK, check_colour
+from carddraw.action import ACTIVE, SUCCEEDED, STOPPED, FAILED, REFEREE, RuleError
 from carddraw.odds import next_card, success_chance
 
 WARN_MS = 5000         # R21 warning before a timed draw
@@ -78,26 +79,23 @@ WORDS = (  # R24: what each colour means in each action (SKILLS order; COLOURS o
     "a part clicks into place|a stripped bolt|an electrical discharge|the core overloads",
     "a clear reading|signal noise|particles destabilise|the field collapses",
 )
-OPTS = ("green", "yellow", "red", "black", "needed", "auto", "redraws", "bonus",
-        "referee", "timed", "interval", "buzzer", "brightness")
-OPT_LABELS = ("Add green|Add yellow|Add red|Add black|Needed|Auto succ|Redraws|Bonus grn|"
-              "Referee|Timed|Interval|Buzzer|Brightness")
-# referee menu items, by number: 0 go on, 1 fail, 2 helper, 3 adjust, 4 undo, 5 end, 6 code
-REF_LABELS = ("Black: go on|Black: fail|Helper leaves|Adjust deck|Undo last draw|End action|"
-              "Change code")
-CONFIRM = "Stop?|Stopping short|of success is a|failed attempt:|no retry today|(R16).|" \
-          "D:stop  S:back"
-STOPPED = "Stopped|A failed|attempt: this|task cannot be|tried again|today (R16)."
-FINISHING = "Finishing|Roleplay the|finish: at least|one minute (R23)|"
-LOCK = "Referee lock|Enter the code|with R H D S:|"
+OUTCOMES = {SUCCEEDED: "Success reached!", FAILED: "The action fails",
+            REFEREE: "Referee decides"}
+MENU_ROWS = ROWS - 2   # a menu shows this many rows between its title and its hint
 LOCKED = ("lock", "refmenu", "adjust", "newcode")  # referee screens
 SCREENS = ("setup", "options", "active", "confirm", "card", "referee", "success", "finishing",
            "summary", "stopped", "failed", "lock", "refmenu", "adjust", "newcode", "message")
+# Screens whose code is loaded only when shown (not in the heap after boot): screen -> module
+ON_DEMAND = {"options": "options", "lock": "referee", "refmenu": "referee",
+             "adjust": "referee", "newcode": "referee", "confirm": "outcome",
+             "referee": "outcome", "success": "outcome", "finishing": "outcome",
+             "summary": "outcome", "stopped": "outcome", "failed": "outcome"}
+LOADED = []  # the on-demand modules in RAM now
 
 
 class View:
-    """What the device shows: a screen name, up to 8 lines of up to 16 characters (the first
-    is the title), the LED colour (None = off) and whether it blinks (timed warning)."""
+    """What the device shows: a screen name, up to ROWS lines of up to COLS characters (the
+    first is the title), the LED colour (None = off) and whether it blinks (timed warning)."""
 
     def __init__(self, screen, lines, led=None, blink=False):
         self.screen = screen
@@ -111,8 +109,9 @@ class View:
                 and self.blink == other.blink)
 
 
-def part(text, i):
-    return text.split("|")[i]
+# -- texts ------------------------------------------------------------------------------------
+def part(text, index):
+    return text.split("|")[index]
 
 
 def words(skill, colour):
@@ -120,43 +119,99 @@ def words(skill, colour):
     return part(WORDS[SKILLS.index(skill)], COLOURS.index(colour))
 
 
-def wrap(text, width=16):
+def wrap(text, width=COLS):
     """Words into lines of at most width characters (a longer word is cut)."""
     lines = []
-    cur = ""
-    for w in text.split():
-        while len(w) > width:
-            if cur:
-                lines.append(cur)
-                cur = ""
-            lines.append(w[:width])
-            w = w[width:]
-        if not cur:
-            cur = w
-        elif len(cur) + 1 + len(w) <= width:
-            cur += " " + w
+    line = ""
+    for word in text.split():
+        while len(word) > width:
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(word[:width])
+            word = word[width:]
+        if not line:
+            line = word
+        elif len(line) + 1 + len(word) <= width:
+            line += " " + word
         else:
-            lines.append(cur)
-            cur = w
-    if cur:
-        lines.append(cur)
+            lines.append(line)
+            line = word
+    if line:
+        lines.append(line)
     return lines
 
 
-def deck_line(c):
-    return "G%2d Y%2d R%2d B%2d" % c  # R20
+def deck_line(counts):
+    return "G%2d Y%2d R%2d B%2d" % counts  # R20
 
 
-def odds_line(c):
-    return "".join(["%3d%%" % round(p * 100) for p in next_card(c)])  # R25
+def odds_line(counts):
+    return "".join(["%3d%%" % round(p * 100) for p in next_card(counts)])  # R25
 
 
 def pct(p):
     return "%5.1f%%" % (int(p * 1000) / 10)  # rounded down: never shows 100% unless certain
 
 
-def tally(a):
-    return "Succ %d/%d Comp %d" % (a.successes, a.needed, a.complications)
+def tally(action):
+    return "Succ %d/%d Comp %d" % (action.successes, action.needed, action.complications)
+
+
+def menu_lines(title, labels, values, cursor, editing, hint):
+    """A menu: the title, a window of rows around the cursor (the chosen row marked with >, a
+    value being edited in <>), then the hint, or how to edit while editing."""
+    rows = []
+    for index in range(len(labels)):
+        value = values[index]
+        if editing and index == cursor:
+            value = "<%s>" % value
+        rows.append("%s%-10s%5s" % (">" if index == cursor else " ", labels[index], value))
+    top = 0
+    if len(rows) > MENU_ROWS:
+        top = min(max(0, cursor - MENU_ROWS + 1), len(rows) - MENU_ROWS)
+    return [title] + rows[top:top + MENU_ROWS] + ["RANK- HELP+ D:ok" if editing else hint]
+
+
+# -- the on-demand modules --------------------------------------------------------------------
+def load(name):
+    """Bring in an on-demand module's screens: its handlers join PRESS (and TICK) and its
+    line-builders LINES (the way app.py brings in selftest.py)."""
+    module = getattr(__import__("carddraw." + name), name)  # __import__ gives the package
+    PRESS.update(module.PRESS)
+    LINES.update(module.LINES)
+    TICK.update(getattr(module, "TICK", {}))
+    LOADED.append(name)
+
+
+def unload(name):
+    """Drop an on-demand module's screens from the tables and, under MicroPython, the module
+    itself, so its RAM can be freed. CPython keeps the module: it has RAM to spare, and
+    compiling it again on every referee visit would slow the tests tenfold."""
+    import sys
+    for screen in ON_DEMAND:
+        if ON_DEMAND[screen] == name:
+            PRESS.pop(screen, None)
+            LINES.pop(screen, None)
+            TICK.pop(screen, None)
+    if name in LOADED:
+        LOADED.remove(name)
+    if sys.implementation.name == "micropython":
+        import carddraw
+        sys.modules.pop("carddraw." + name, None)
+        try:
+            delattr(carddraw, name)
+        except AttributeError:
+            pass
+
+
+def code_for(table, screen):
+    """The table's entry for `screen` (None if it has none), its module loaded if need be."""
+    entry = table.get(screen)
+    if entry is None and screen in ON_DEMAND:
+        load(ON_DEMAND[screen])
+        entry = table.get(screen)
+    return entry
 
 
 class Controller:
@@ -181,8 +236,8 @@ class Controller:
         self.screen = "setup"
         self.back = "setup"     # where the lock returns to
         self.cur = 0            # menu cursor
-        self.editing = False
-        self.code = ""
+        self.editing = False    # a menu row's value is being changed
+        self.code = ""          # the presses entered on the lock or the new-code screen
         self.idle = 0           # the last press
         self.msg = None         # (title, lines, screen to return to)
         self.before = None      # the settings when the options menu opened
@@ -205,21 +260,18 @@ class Controller:
 
     def tick(self, now_ms):
         self.now = now_ms
-        s = self.screen
+        screen = self.screen
         try:
-            if s == "active":
-                self._timed()
-            elif s == "finishing":
-                if now_ms >= self.fin_end:
-                    self.ended = "summary"
-                    self._beep("success")
-                    self._goto("summary")
-            elif ((s in LOCKED or (s == "message" and self.msg[2] in LOCKED))
-                  and now_ms - self.idle > IDLE_MS):
-                self._leave()  # a referee screen left open closes itself
+            if self.in_referee_screens():
+                if now_ms - self.idle > IDLE_MS:
+                    self.leave()  # a referee screen left open closes itself
+            else:
+                on_tick = code_for(TICK, screen)
+                if on_tick is not None:
+                    on_tick(self)
         except Exception as e:
-            self._failsafe(e, s)
-        sec = self._secs()
+            self._failsafe(e, screen)
+        sec = self.seconds_left()
         if sec != self._sec:
             self._sec = sec
             self._view = None
@@ -229,27 +281,29 @@ class Controller:
     def view(self):
         if self._view is None:
             lines, led = self._lines()
-            lines[0] = lines[0][:14]  # room for the battery icon
-            self._view = View(self.screen, [x[:16] for x in lines[:8]], led,
+            lines[0] = lines[0][:TITLE_COLS]  # room for the battery icon
+            self._view = View(self.screen, [line[:COLS] for line in lines[:ROWS]], led,
                               self.screen == "active" and self.warn > 0)
         return self._view
 
     def take_beeps(self):
-        b = self._beeps
+        beeps = self._beeps
         self._beeps = []
-        return b
+        return beeps
 
     def take_log(self):
-        b = self._log
+        records = self._log
         self._log = []
-        return b
+        return records
 
     def resume_state(self):
-        a = self.action
-        if a is None:
+        action = self.action
+        if action is None:
             return None
-        return {"v": 1, "screen": self._home(), "action": saved.to_dict(a), "undo": self.undo,
-                "card": self.card, "applied": self.applied, "ended": self.ended}
+        from carddraw import saved  # only once there is an action: not in the boot heap
+        return {"v": 1, "screen": self.home(), "action": saved.to_dict(action),
+                "undo": self.undo, "card": self.card, "applied": self.applied,
+                "ended": self.ended}
 
     def seed(self, n):
         if self.screen != "setup":
@@ -258,303 +312,89 @@ class Controller:
             self.rng.seed(n)
         except Exception as e:
             return "cannot seed: %s" % e
-        self._rec("seed", n=n)
+        self.record("seed", n=n)
         return None
 
     def show(self):
-        v = self.view()
-        a = self.action
-        d = {"screen": v.screen, "lines": list(v.lines), "led": v.led, "state": None,
-             "deck": None, "successes": None, "needed": None, "complications": None,
-             "draws": None}
-        if a:
-            d["state"] = a.state
-            d["deck"] = list(a.deck.counts())
-            d["successes"] = a.successes
-            d["needed"] = a.needed
-            d["complications"] = a.complications
-            d["draws"] = a.draws
-        return d
+        view = self.view()
+        action = self.action
+        shown = {"screen": view.screen, "lines": list(view.lines), "led": view.led,
+                 "state": None, "deck": None, "successes": None, "needed": None,
+                 "complications": None, "draws": None}
+        if action:
+            shown["state"] = action.state
+            shown["deck"] = list(action.deck.counts())
+            shown["successes"] = action.successes
+            shown["needed"] = action.needed
+            shown["complications"] = action.complications
+            shown["draws"] = action.draws
+        return shown
 
     # -- events -------------------------------------------------------------------------------
-    def _event(self, b, long, now):
+    def _event(self, button, long, now):
         self.now = now
         self._view = None
-        if b not in config.BUTTONS:
+        if button not in config.BUTTONS:
             return
-        s = self.screen
+        screen = self.screen
         self.idle = now
         try:
-            if long and b == "STOP":
-                if s in LOCKED or (s == "message" and self.msg[2] in LOCKED):
-                    self._leave()
-                else:  # the referee lock, from anywhere
-                    self.back = self.msg[2] if s == "message" else s
-                    self.code = ""
-                    self.editing = False
-                    self._goto("lock")
-            elif s == "message":
-                self._goto(self.msg[2])
-            elif s == "setup":
-                self._setup(b, long)
-            elif long:
-                pass  # other long presses mean something only on set-up
-            elif s == "options" or s == "adjust":
-                self._edit(b)
-            elif s == "active":
-                if b == "DRAW":
-                    self._draw(False)
-                elif b == "STOP":
-                    if self.warn:  # R21: a stop during the warning needs no confirming
-                        self._stop()
-                    else:
-                        self._beep("click")
-                        self._goto("confirm")
-            elif s == "confirm":
-                if b == "DRAW":
-                    self._stop()
-                else:
-                    self._beep("click")
-                    self._goto("active")
-            elif s == "card":
-                self._card(b)
-            elif s == "referee":
-                self._beep("error")  # only the referee decides (R14)
-            elif s == "success":
-                if b == "DRAW":
-                    if self.cur == 0:
-                        self.ended = "finishing"  # R23
-                        self.fin_end = now + FINISH_MS
-                        self._goto("finishing")
-                    else:
-                        self._rec("chain")  # R17: a new deck; this finishing is skipped
-                        self.chained = True
-                        self._clear()
-                elif b != "STOP":
-                    self._move(b, 2)
-            elif s == "lock" or s == "newcode":
-                self._code(b)
-            elif s == "refmenu":
-                self._refmenu(b)
-            elif s != "finishing" and b == "DRAW":  # summary, stopped, failed
-                self._beep("click")
-                self._clear()
-            # finishing: at least a minute of roleplay (R23), nothing skips it
+            if not self._global_rules(button, long):
+                handler = LONG.get(screen) if long else code_for(PRESS, screen)
+                if handler is not None:  # finishing: nothing skips the roleplay (R23)
+                    handler(self, button)
         except (RuleError, ValueError) as e:  # the engine refused: say why, change nothing
-            self._say("Not possible", str(e), s)
+            self.say("Not possible", str(e), screen)
         except Exception as e:
-            self._failsafe(e, s)
+            self._failsafe(e, screen)
         self._saved()
 
-    def _setup(self, b, long):
-        s = self.settings
-        if b == "DRAW":
-            if long:
-                self.cur = 0
+    def _global_rules(self, button, long):
+        """What holds on every screen before its own handler: hold STOP for the referee lock
+        (or to leave the referee screens), and any key leaves a message. -> True if one did."""
+        if long and button == "STOP":
+            if self.in_referee_screens():
+                self.leave()
+            else:  # the referee lock, from anywhere
+                self.back = self.msg[2] if self.screen == "message" else self.screen
+                self.code = ""
                 self.editing = False
-                self.before = dict(s)
-                self._goto("options")
-            else:
-                self._start()
-            return
-        if b == "STOP":
-            self._set("skill", SKILLS[(SKILLS.index(s["skill"]) + 1) % 3])  # R24
-            if s["skill"] != "scan" and s["ranks"] == 0:
-                self._set("ranks", 1)  # R3
-        else:
-            k = "ranks" if b == "RANK" else "helpers"
-            low = 1 if k == "ranks" and s["skill"] != "scan" else 0  # R3
-            v = s[k] + (-1 if long else 1)
-            if v > 9:
-                v = low
-            elif v < low:
-                v = 9
-            self._set(k, v)
-        self._beep("click")
+                self.goto("lock")
+            return True
+        if self.screen == "message":
+            self.goto(self.msg[2])
+            return True
+        return False
 
-    def _edit(self, b):
-        """The options menu and the referee's deck adjustment: pick a row, then RANK/HELP."""
-        adj = self.screen == "adjust"
-        s = self.settings
-        k = OPTS[self.cur]
-        d = -1 if b == "RANK" else 1
-        if self.editing:
-            if b == "DRAW" or b == "STOP":
-                self.editing = False
-            elif adj:
-                a = self.action
-                c = COLOURS[self.cur]
-                a.adjust(c, d)  # R19, R8 settles
-                self._rec("adjust", colour=c, delta=d, deck=list(a.deck.counts()))
-            else:
-                r = config.NUMBERS[k]
-                v = s[k] + (d * 5 if k == "interval" else d)
-                if v < r[1] or v > r[2]:
-                    self._beep("error")
-                    return
-                self._set(k, v)
-        elif b == "STOP":
-            if adj:
-                self.cur = 0
-                self._goto("refmenu")
-            else:
-                changed = {}
-                for n in OPTS:
-                    if s[n] != (self.before or {}).get(n):
-                        changed[n] = s[n]
-                if changed:
-                    self._rec("settings", **changed)
-                self._goto("setup")
-        elif b == "DRAW":
-            if not adj and k in config.FLAGS:
-                self._set(k, not s[k])
-            else:
-                self.editing = True
-        else:
-            self._move(b, 4 if adj else len(OPTS))
-        self._beep("click")
-
-    def _card(self, b):
-        a = self.action
-        if self.applied:
-            if b == "DRAW" or b == "STOP":
-                self.card = None
-                self._beep("click")
-                self._goto(self._home())  # R20: the deck again before the next draw
-        elif b == "DRAW":
-            self._accept()
-            self.card = None
-            self._goto(self._home())
-        elif b == "HELP":
-            c = a.redraw(self.rng)  # R15
-            self.card = c
-            self._rec("redraw", n=a.draws, card=c, left=a.redraws_left)
-            self._beep("black" if c == "black" else "card")
-            if a.redraws_left == 0:
-                self._accept()
-        elif b == "STOP":
-            self._say("Not now", "Accept the card first: no stop between a draw and "
-                      "its result (R16).", "card")
-
-    def _code(self, b):
-        """The referee lock, and a new code: four presses of R/H/D/S."""
-        self._beep("click")
-        if len(self.code) < 4:
-            self.code += b[0]
-            if len(self.code) == 4 and self.screen == "lock":
-                if self.code == self.settings["lock"]:
-                    self.cur = 0
-                    self._goto("refmenu")
-                else:
-                    self._say("Wrong code", "Wrong referee code.", self.back)
-        elif b == "DRAW":
-            self._set("lock", self.code)
-            self._rec("settings", lock="changed")  # never the code itself: players read logs
-            self.cur = 0
-            self._say("Code saved", "The new referee code is saved.", "refmenu", "click")
-        elif b == "STOP":
-            self._goto("refmenu")
-        else:
-            self.code = ""
-
-    def _ref_items(self):
-        a = self.action
-        items = []
-        if a:
-            if a.state == "referee":
-                items = [0, 1]
-            elif a.state == "active":
-                items = [2, 3]
-            if self.undo is not None:
-                items.append(4)
-            if a.state == "active" or a.state == "referee":
-                items.append(5)
-        items.append(6)
-        return items
-
-    def _refmenu(self, b):
-        items = self._ref_items()
-        if b == "STOP":
-            self._leave()
-            return
-        self._beep("click")
-        if b != "DRAW":
-            self._move(b, len(items))
-            return
-        k = items[self.cur % len(items)]
-        a = self.action
-        if k == 0:
-            a.referee_continue()  # R14: the black leaves the deck
-            self.card = None      # ... and off the screen, if it was still on show (no redraws)
-            self._rec("referee", decision="continue", deck=list(a.deck.counts()))
-            self._rearm()
-            self._goto("active")
-        elif k == 1:
-            a.referee_end()  # R14
-            self.card = None
-            self._rec("referee", decision="end")
-            self._end("failed")
-            self._beep("fail")
-            self._goto("failed")
-        elif k == 2:
-            n = a.helper_leaves()  # R18
-            c = a.deck.counts()
-            self._rec("helper_leaves", helpers=n, deck=list(c))
-            self._say("Helper left", "%d helping now. Deck %s" % (n, deck_line(c)), "refmenu",
-                      "click")
-        elif k == 3:
-            if not a.referee:  # R19, as Action.adjust
-                raise RuleError("No referee present: the deck cannot be adjusted (R19).")
-            if a.pending is not None:
-                raise RuleError("The deck can be adjusted only between draws (R19).")
-            self.cur = 0
-            self.editing = False
-            self._goto("adjust")
-        elif k == 4:
-            self.action = a = saved.from_dict(self.undo)
-            self.undo = None
-            self.card = None
-            self.applied = False
-            self.ended = "success"
-            self._rec("undo", draws=a.draws, state=a.state, deck=list(a.deck.counts()))
-            self._rearm()
-            self._say("Undone", "The last draw is undone.", self._home(), "click")
-        elif k == 5:
-            self._rec("end", outcome="ended by referee", successes=a.successes,
-                      needed=a.needed, complications=a.complications, draws=a.draws)
-            self._clear()
-            self._say("Ended", "The referee ended the action.", "setup", "click")
-        else:
-            self.code = ""
-            self._goto("newcode")
+    def _lines(self):
+        """What the screen shows: (lines, LED colour), from the screen's line-builder."""
+        return code_for(LINES, self.screen)(self)
 
     # -- the action ---------------------------------------------------------------------------
     def _start(self):
-        s = self.settings
-        a = known.action_from(s)
-        self.action = a
+        settings = self.settings
+        action = known.action_from(settings)
+        self.action = action
         self.undo = None
         self.card = None
         self.applied = False
         self.ended = "success"
-        self._rearm()
-        self._rec("start", skill=a.skill, ranks=a.ranks, helpers=a.helpers, bonus=a.bonus,
-                  difficulty=list(a.difficulty), needed=a.needed, auto=a.auto,
-                  redraws=a.redraws, referee=a.referee, timed=s["timed"],
-                  interval=s["interval"], deck=list(a.deck.counts()),
-                  chance=round(self._chance(a), 4), chain=self.chained)
+        self.rearm()
+        self.record("start", skill=action.skill, ranks=action.ranks, helpers=action.helpers,
+                    bonus=action.bonus, difficulty=list(action.difficulty),
+                    needed=action.needed, auto=action.auto, redraws=action.redraws,
+                    referee=action.referee, timed=settings["timed"],
+                    interval=settings["interval"], deck=list(action.deck.counts()),
+                    chance=round(self.chance(action), 4), chain=self.chained)
         self.chained = False
-        self._beep("click")
-        self._goto("active")
-        return a
-
-    def _rearm(self):
-        self.due = self.now + self.settings["interval"] * 1000
+        self.beep("click")
+        self.goto("active")
+        return action
 
     def _timed(self):
         """R21: a draw by itself at the interval after the last draw, a 5 s warning first."""
-        a = self.action
-        if not self.settings["timed"] or a.state != "active" or a.pending is not None:
+        action = self.action
+        if not self.settings["timed"] or action.state != ACTIVE or action.pending is not None:
             return
         left = self.due - self.now
         if left > WARN_MS:
@@ -568,287 +408,334 @@ class Controller:
         sec = (left + 999) // 1000
         if sec != self.warn:
             self.warn = sec
-            self._beep("warn")
+            self.beep("warn")
             self._view = None
 
     def _draw(self, timed):
-        a = self.action
-        snap = saved.to_dict(a)
-        c = a.draw(self.rng)  # R9; R22 raises on an empty deck, changing nothing
-        self.undo = snap
-        self._rearm()
-        self.card = c
+        action = self.action
+        from carddraw import saved
+        snapshot = saved.to_dict(action)
+        colour = action.draw(self.rng)  # R9; R22 raises on an empty deck, changing nothing
+        self.undo = snapshot
+        self.rearm()
+        self.card = colour
         self.applied = False
-        self._rec("draw", n=a.draws, card=c, deck=list(a.deck.counts()), timed=timed)
-        self._beep("black" if c == "black" else "card")
-        if a.redraws_left == 0:
+        self.record("draw", n=action.draws, card=colour, deck=list(action.deck.counts()),
+                    timed=timed)
+        self.beep("black" if colour == BLACK else "card")
+        if action.redraws_left == 0:
             self._accept()  # R15: no redraw left, the card applies at once
-        self._goto("card")
+        self.goto("card")
+
+    def _redraw(self):
+        action = self.action
+        colour = action.redraw(self.rng)  # R15
+        self.card = colour
+        self.record("redraw", n=action.draws, card=colour, left=action.redraws_left)
+        self.beep("black" if colour == BLACK else "card")
+        if action.redraws_left == 0:
+            self._accept()
 
     def _accept(self):
-        a = self.action
-        c = a.pending
-        st = a.accept()  # R10-R14
+        action = self.action
+        colour = action.pending
+        state = action.accept()  # R10-R14
         self.applied = True
-        self._rec("accept", n=a.draws, card=c, deck=list(a.deck.counts()), state=st,
-                  successes=a.successes, complications=a.complications)
-        if st == "succeeded":
-            self._beep("success")
-            self._end(st)
-        elif st == "failed":
-            self._beep("fail")
-            self._end(st)
+        self.record("accept", n=action.draws, card=colour, deck=list(action.deck.counts()),
+                    state=state, successes=action.successes,
+                    complications=action.complications)
+        if state == SUCCEEDED:
+            self.beep("success")
+            self.end(state)
+        elif state == FAILED:
+            self.beep("fail")
+            self.end(state)
 
-    def _stop(self):
-        a = self.action
-        a.stop()  # R16
-        self._rec("stop", successes=a.successes, needed=a.needed, draws=a.draws)
-        self._end("stopped")
-        self._beep("fail")
-        self._goto("stopped")
+    def stop_action(self):
+        action = self.action
+        action.stop()  # R16
+        self.record("stop", successes=action.successes, needed=action.needed,
+                    draws=action.draws)
+        self.end(STOPPED)
+        self.beep("fail")
+        self.goto("stopped")
 
-    def _end(self, outcome):
-        a = self.action
-        self._rec("end", outcome=outcome, successes=a.successes, needed=a.needed,
-                  complications=a.complications, draws=a.draws)
-
-    def _clear(self):
-        self.action = None
-        self.undo = None
-        self.card = None
-        self.applied = False
-        self._goto("setup")
-
-    def _restore(self, r):
+    def _restore(self, state):
         try:
-            a = saved.from_dict(r["action"])
-            # a damaged undo snapshot or card costs only itself, never the action
-            undo = r.get("undo")
-            try:
-                saved.from_dict(undo)
-            except Exception:
-                undo = None
-            card = r.get("card")
-            applied = r.get("applied") is True
-            if card is not None:
-                try:
-                    check_colour(card)
-                except Exception:
-                    card = None
-                    applied = False
-            if a.pending is not None or not applied:
-                card = a.pending
-                applied = False
-            ended = r.get("ended")
-            if ended not in ("success", "finishing", "summary"):
-                ended = "success"
+            from carddraw import saved
+            action = saved.from_dict(state["action"])
+            undo, card, applied, ended = restored_extras(state, action)
         except Exception as e:
-            self._say("Not resumed", "The saved action is unreadable: %s" % e, "setup")
+            self.say("Not resumed", "The saved action is unreadable: %s" % e, "setup")
             return
-        self.action = a
+        self.action = action
         self.undo = undo
         self.card = card
         self.applied = applied
         self.ended = ended
-        self._rearm()
+        self.rearm()
         self.fin_end = self.now + FINISH_MS
-        self.screen = self._home()
+        self.screen = self.home()
 
-    # -- plumbing -----------------------------------------------------------------------------
-    def _failsafe(self, e, where):
-        # never crash the device: a bug shows as a message and is logged
-        self._rec("error", msg=str(e))
-        self._say("Error", str(e), "setup" if where == "message" else where)
+    # -- for the screens' handlers (here, in referee.py and options.py) -----------------------
+    def goto(self, screen):
+        if screen == "active" and self.due is not None and self.due < self.now + WARN_MS:
+            self.due = self.now + WARN_MS  # R21: never a timed draw without a full warning
+        if screen == "success" and self.screen != screen:
+            self.cur = 0  # the cursor starts on "finish"
+        self.warn = 0
+        self.screen = screen
+        self._view = None
+        shown = self.msg[2] if screen == "message" else screen
+        for name in LOADED[:]:
+            if ON_DEMAND.get(shown) != name:
+                unload(name)  # its screens are closed: give its RAM back
 
-    def _saved(self):
-        rs = self.resume_state()
-        if rs != self._rs:
-            self._rs = rs
-            self.resume_version += 1
+    def say(self, title, text, back, beep="error"):
+        """A message screen: the title, the text wrapped, any key goes back to `back`."""
+        self.msg = (title, wrap(text)[:ROWS - 3], back)
+        self.beep(beep)
+        self.goto("message")
 
-    def _beep(self, name):
+    def beep(self, name):
         if self.settings["buzzer"]:
             if len(self._beeps) >= 16:  # the app takes them every loop; keep the newest
                 self._beeps.pop(0)
             self._beeps.append(name)
 
-    def _rec(self, ev, **kw):
-        r = {"ev": ev, "ms": self.now}
-        r.update(kw)
+    def record(self, event, **fields):
+        """A log record (see the module's docstring)."""
+        entry = {"ev": event, "ms": self.now}
+        entry.update(fields)
         if len(self._log) >= 64:  # the app takes the log every loop; never grow without end
             self._log.pop(0)
-        self._log.append(r)
+        self._log.append(entry)
 
-    def _set(self, k, v):
-        if self.settings[k] != v:
-            self.settings[k] = v
+    def change(self, name, value):
+        """Change one setting (the app saves settings when settings_version moves)."""
+        if self.settings[name] != value:
+            self.settings[name] = value
             self.settings_version += 1
 
-    def _move(self, b, n):
-        self.cur = (self.cur + (-1 if b == "RANK" else 1)) % n
+    def move(self, button, rows):
+        """RANK moves the menu cursor up, HELP down, wrapping over `rows` rows."""
+        self.cur = (self.cur + (-1 if button == "RANK" else 1)) % rows
 
-    def _goto(self, s):
-        if s == "active" and self.due is not None and self.due < self.now + WARN_MS:
-            self.due = self.now + WARN_MS  # R21: never a timed draw without a full warning
-        if s == "success" and self.screen != s:
-            self.cur = 0  # the cursor starts on "finish"
-        self.warn = 0
-        self.screen = s
-        self._view = None
+    def in_referee_screens(self):
+        """On a referee screen, or a message that returns to one."""
+        screen = self.screen
+        return screen in LOCKED or (screen == "message" and self.msg[2] in LOCKED)
 
-    def _say(self, title, text, back, beep="error"):
-        self.msg = (title, wrap(text)[:5], back)
-        self._beep(beep)
-        self._goto("message")
-
-    def _leave(self):
+    def leave(self):
         """Out of the referee screens."""
         if self.action is None and self.back in ("setup", "options"):
-            self._goto(self.back)
+            self.goto(self.back)
         else:
-            self._goto(self._home())
+            self.goto(self.home())
 
-    def _home(self):
+    def home(self):
         """The screen the action's state calls for."""
-        a = self.action
-        if a is None:
+        action = self.action
+        if action is None:
             return "setup"
         if self.card is not None:
             return "card"
-        if a.state == "succeeded":
+        if action.state == SUCCEEDED:
             return self.ended
-        return a.state  # active, referee, stopped, failed
+        return action.state  # active, referee, stopped, failed: each a screen of that name
 
-    def _secs(self):
+    def rearm(self):
+        """R21: the next timed draw comes an interval from now."""
+        self.due = self.now + self.settings["interval"] * 1000
+
+    def end(self, outcome):
+        action = self.action
+        self.record("end", outcome=outcome, successes=action.successes, needed=action.needed,
+                    complications=action.complications, draws=action.draws)
+
+    def clear(self):
+        """The action is over: back to set-up."""
+        self.action = None
+        self.undo = None
+        self.card = None
+        self.applied = False
+        self.goto("setup")
+
+    def chance(self, action, key=None):
+        """R26, the costly part of a view: computed once per deck and progress."""
+        if key is None:
+            key = (action.deck.counts(), action.successes, action.auto_applied, action.state,
+                   action.pending)
+        if key != self._ckey:
+            self._cval = success_chance(action)
+            self._ckey = key
+        return self._cval
+
+    # -- plumbing -----------------------------------------------------------------------------
+    def _failsafe(self, error, where):
+        # never crash the device: a bug shows as a message and is logged
+        self.record("error", msg=str(error))
+        self.say("Error", str(error), "setup" if where == "message" else where)
+
+    def _saved(self):
+        state = self.resume_state()
+        if state != self._rs:
+            self._rs = state
+            self.resume_version += 1
+
+    def seconds_left(self):
         if self.screen == "finishing":
             return max(0, (self.fin_end - self.now + 999) // 1000)
         if self.screen == "active" and self.settings["timed"]:
             return max(0, (self.due - self.now + 999) // 1000)
         return None
 
-    def _chance(self, a, key=None):
-        """R26, the costly part of a view: computed once per deck and progress."""
-        if key is None:
-            key = (a.deck.counts(), a.successes, a.auto_applied, a.state, a.pending)
-        if key != self._ckey:
-            self._cval = success_chance(a)
-            self._ckey = key
-        return self._cval
 
-    # -- what the screen shows: (lines, led) ---------------------------------------------------
-    def _lines(self):
-        s = self.screen
-        a = self.action
-        st = self.settings
-        if s == "setup":
-            b = known.action_from(st)
-            t = part(NAMES, SKILLS.index(st["skill"]))
-            if st["referee"]:
-                t += " REF"
-            if st["timed"]:
-                t += " T%d" % st["interval"]
-            return ["Chain set-up" if self.chained else "Set-up", t,
-                    "Ranks %d  Help %d" % (st["ranks"], st["helpers"]),
-                    deck_line(b.deck.counts()),
-                    "Chance  " + pct(self._chance(b, self.settings_version)),
-                    "Need %d Redraw %d" % (st["needed"], st["redraws"]),
-                    "S:skill  D:start", "hold D:opt S:ref"], None
-        if s == "options" or s == "adjust" or s == "refmenu":
-            edit = self.editing
-            if s == "options":
-                title = "Options"
-                labels = OPT_LABELS.split("|")
-                vals = []
-                for k in OPTS:
-                    v = st[k]
-                    if k == "interval":
-                        v = "%ds" % v
-                    elif k == "referee":
-                        v = "yes" if v else "no"
-                    elif k in config.FLAGS:
-                        v = "on" if v else "off"
-                    vals.append(v)
-                hint = "R/H:move D:pick"
-            elif s == "adjust":
-                title = "Adjust deck"
-                labels = CNAMES.split("|")
-                vals = a.deck.counts()
-                hint = "D:pick  S:back"
-            else:
-                title = "Referee"
-                items = self._ref_items()
-                self.cur %= len(items)
-                labels = [part(REF_LABELS, i) for i in items]
-                vals = [""] * len(items)
-                hint = "D:pick  S:back"
-                edit = False
-            rows = []
-            for i in range(len(labels)):
-                v = vals[i]
-                if edit and i == self.cur:
-                    v = "<%s>" % v
-                rows.append("%s%-10s%5s" % (">" if i == self.cur else " ", labels[i], v))
-            top = 0
-            if len(rows) > 6:
-                top = min(max(0, self.cur - 5), len(rows) - 6)
-            return [title] + rows[top:top + 6] + ["RANK- HELP+ D:ok" if edit else hint], None
-        if s == "active":
-            c = a.deck.counts()
-            lines = [part(NAMES, SKILLS.index(a.skill)) + (" timed" if st["timed"] else ""),
-                     deck_line(c), odds_line(c), "Chance  " + pct(self._chance(a)), tally(a),
-                     "Draws %-3d Redr %d" % (a.draws, a.redraws_left)]
-            if self.warn:
-                return lines + ["DRAW IN %ds!" % self.warn, "S:stop now"], "yellow"
-            return lines + ["Auto draw in %ds" % self._secs() if st["timed"] else "",
-                            "D:draw  S:stop"], None
-        if s == "confirm":
-            return CONFIRM.split("|"), None
-        if s == "card":
-            c = self.card
-            i = COLOURS.index(c)
-            lines = [part(CNAMES, i) + " card", "%s #%d" % (part(KINDS, i), a.draws)]
-            lines += (wrap(words(a.skill, c)) + [""])[:2]
-            if not self.applied:
-                return lines + ["Redraws left %d" % a.redraws_left, "D:accept",
-                                "H:redraw (R15)"], c
-            r = a.state
-            if r == "succeeded":
-                r = "Success reached!"
-            elif r == "failed":
-                r = "The action fails"
-            elif r == "referee":
-                r = "Referee decides"
-            else:
-                r = tally(a)
-            return lines + [r, "", "D:go on"], c
-        if s == "referee" or s == "failed":
-            lines = [s == "failed" and "Failed" or "Black card", "Catastrophe!"]
-            lines += (wrap(words(a.skill, "black")) + [""])[:2]
-            if s == "failed":
-                # the LED keeps the black that ended it (purple): red would read as a complication
-                return lines + [tally(a), "Successes may be", "void (R14)", "D:done"], "black"
-            return lines + ["Referee decides", "(R14). Referee:", "hold STOP + code"], "black"
-        if s == "success":
-            c = self.cur
-            return ["Success!", tally(a), "Draws %d" % a.draws, "",
-                    (c == 0 and ">" or " ") + "Finish      R23",
-                    (c == 1 and ">" or " ") + "Chain new   R17", "R/H:move D:pick"], "green"
-        if s == "finishing":
-            return (FINISHING + "   %d s left" % self._secs()).split("|"), None
-        if s == "summary":
-            return ["Summary", part(NAMES, SKILLS.index(a.skill)), "Outcome: success",
-                    "Successes %d/%d" % (a.successes, a.needed),
-                    "Complications %d" % a.complications, "Draws %d" % a.draws, "",
-                    "D:new set-up"], None
-        if s == "stopped":
-            return STOPPED.split("|") + [tally(a), "D:done"], None
-        if s == "lock" or s == "newcode":
-            n = len(self.code)
-            if s == "lock":
-                code = "*" * n + "_" * (4 - n)
-                return (LOCK + "|    " + " ".join(code) + "|||hold S: cancel").split("|"), None
-            code = self.code + "_" * (4 - n)
-            return ["New code", "Press 4 keys:", "", "    " + " ".join(code), "",
-                    "D:save S:cancel" if n == 4 else "", "hold S: cancel"], None
-        m = self.msg  # message
-        return [m[0]] + m[1] + ["", "Any key: back"], None
+def restored_extras(state, action):
+    """From a resume state: (undo, card, applied, ended). A damaged undo snapshot or card
+    costs only itself, never the action."""
+    from carddraw import saved
+    undo = state.get("undo")
+    try:
+        saved.from_dict(undo)
+    except Exception:
+        undo = None
+    card = state.get("card")
+    applied = state.get("applied") is True
+    if card is not None:
+        try:
+            check_colour(card)
+        except Exception:
+            card = None
+            applied = False
+    if action.pending is not None or not applied:
+        card = action.pending
+        applied = False
+    ended = state.get("ended")
+    if ended not in ("success", "finishing", "summary"):
+        ended = "success"
+    return undo, card, applied, ended
+
+
+# -- each screen's buttons: handler(controller, button) ---------------------------------------
+def press_setup(ctl, button):
+    if button == "DRAW":
+        ctl._start()
+    elif button == "STOP":
+        settings = ctl.settings
+        ctl.change("skill", SKILLS[(SKILLS.index(settings["skill"]) + 1) % len(SKILLS)])  # R24
+        if settings["skill"] != "scan" and settings["ranks"] == 0:
+            ctl.change("ranks", 1)  # R3
+        ctl.beep("click")
+    else:
+        step_team(ctl, button, 1)
+
+
+def long_setup(ctl, button):
+    if button == "DRAW":  # the options menu (options.py)
+        ctl.cur = 0
+        ctl.editing = False
+        ctl.before = dict(ctl.settings)
+        ctl.goto("options")
+    else:
+        step_team(ctl, button, -1)
+
+
+def step_team(ctl, button, delta):
+    """RANK: ranks, HELP: helpers, a step up (press) or down (long press), wrapping round."""
+    name = "ranks" if button == "RANK" else "helpers"
+    low = 1 if name == "ranks" and ctl.settings["skill"] != "scan" else 0  # R3
+    high = config.NUMBERS[name][2]
+    value = ctl.settings[name] + delta
+    if value > high:
+        value = low
+    elif value < low:
+        value = high
+    ctl.change(name, value)
+    ctl.beep("click")
+
+
+def press_active(ctl, button):
+    if button == "DRAW":
+        ctl._draw(False)
+    elif button == "STOP":
+        if ctl.warn:  # R21: a stop during the warning needs no confirming
+            ctl.stop_action()
+        else:
+            ctl.beep("click")
+            ctl.goto("confirm")
+
+
+def press_card(ctl, button):
+    if ctl.applied:
+        if button == "DRAW" or button == "STOP":
+            ctl.card = None
+            ctl.beep("click")
+            ctl.goto(ctl.home())  # R20: the deck again before the next draw
+    elif button == "DRAW":
+        ctl._accept()
+        ctl.card = None
+        ctl.goto(ctl.home())
+    elif button == "HELP":
+        ctl._redraw()
+    elif button == "STOP":
+        ctl.say("Not now", "Accept the card first: no stop between a draw and its result "
+                "(R16).", "card")
+
+
+# -- what each screen shows: line-builder(controller) -> (lines, LED colour) ------------------
+def setup_lines(ctl):
+    settings = ctl.settings
+    title = part(NAMES, SKILLS.index(settings["skill"]))
+    if settings["referee"]:
+        title += " REF"
+    if settings["timed"]:
+        title += " T%d" % settings["interval"]
+    planned = known.action_from(settings)
+    return ["Chain set-up" if ctl.chained else "Set-up", title,
+            "Ranks %d  Help %d" % (settings["ranks"], settings["helpers"]),
+            deck_line(planned.deck.counts()),
+            "Chance  " + pct(ctl.chance(planned, ctl.settings_version)),
+            "Need %d Redraw %d" % (settings["needed"], settings["redraws"]),
+            "S:skill  D:start", "hold D:opt S:ref"], None
+
+
+def active_lines(ctl):
+    action = ctl.action
+    timed = ctl.settings["timed"]
+    counts = action.deck.counts()
+    lines = [part(NAMES, SKILLS.index(action.skill)) + (" timed" if timed else ""),
+             deck_line(counts), odds_line(counts), "Chance  " + pct(ctl.chance(action)),
+             tally(action), "Draws %-3d Redr %d" % (action.draws, action.redraws_left)]
+    if ctl.warn:
+        return lines + ["DRAW IN %ds!" % ctl.warn, "S:stop now"], "yellow"
+    waiting = "Auto draw in %ds" % ctl.seconds_left() if timed else ""
+    return lines + [waiting, "D:draw  S:stop"], None
+
+
+def card_lines(ctl):
+    action = ctl.action
+    colour = ctl.card
+    index = COLOURS.index(colour)
+    lines = [part(CNAMES, index) + " card", "%s #%d" % (part(KINDS, index), action.draws)]
+    lines += (wrap(words(action.skill, colour)) + [""])[:2]
+    if not ctl.applied:
+        return lines + ["Redraws left %d" % action.redraws_left, "D:accept",
+                        "H:redraw (R15)"], colour
+    outcome = OUTCOMES.get(action.state) or tally(action)
+    return lines + [outcome, "", "D:go on"], colour
+
+
+def message_lines(ctl):
+    title, lines, _ = ctl.msg
+    return [title] + lines + ["", "Any key: back"], None
+
+
+# The tables, by screen name. The on-demand modules (ON_DEMAND) add their screens to PRESS
+# and LINES when loaded. A screen missing from PRESS ignores its buttons; only set-up takes
+# long presses (but hold STOP, which _global_rules handles on every screen).
+PRESS = {"setup": press_setup, "active": press_active, "card": press_card}
+LONG = {"setup": long_setup}
+LINES = {"setup": setup_lines, "active": active_lines, "card": card_lines,
+         "message": message_lines}
+TICK = {"active": Controller._timed}

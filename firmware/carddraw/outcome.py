@@ -1,0 +1,102 @@
+# The screens around an action's end: the stop question, a black card awaiting the referee,
+# success, the finishing countdown, the summary, stopped and failed. Pure: no I/O. Loaded by
+# the controller only while one of them is shown (controller.load), like referee.py, so
+# none of it is in the heap after boot. Each screen adds a handler to controller.PRESS, a
+# line-builder to controller.LINES, and the countdown a clock handler to controller.TICK.
+from carddraw.controller import FINISH_MS, NAMES, SKILLS, part, tally, words, wrap
+from carddraw.deck import BLACK
+
+CONFIRM = "Stop?|Stopping short|of success is a|failed attempt:|no retry today|(R16).|" \
+          "D:stop  S:back"
+STOPPED_TEXT = "Stopped|A failed|attempt: this|task cannot be|tried again|today (R16)."
+FINISHING = "Finishing|Roleplay the|finish: at least|one minute (R23)|"
+
+def press_confirm(ctl, button):
+    if button == "DRAW":
+        ctl.stop_action()
+    else:
+        ctl.beep("click")
+        ctl.goto("active")
+
+
+def confirm_lines(ctl):
+    return CONFIRM.split("|"), None
+
+
+def press_black(ctl, button):
+    ctl.beep("error")  # only the referee decides (R14)
+
+
+def press_success(ctl, button):
+    if button == "DRAW":
+        if ctl.cur == 0:
+            ctl.ended = "finishing"  # R23
+            ctl.fin_end = ctl.now + FINISH_MS
+            ctl.goto("finishing")
+        else:
+            ctl.record("chain")  # R17: a new deck; this finishing is skipped
+            ctl.chained = True
+            ctl.clear()
+    elif button != "STOP":
+        ctl.move(button, 2)
+
+
+def press_done(ctl, button):
+    """Summary, stopped, failed: DRAW goes back to set-up."""
+    if button == "DRAW":
+        ctl.beep("click")
+        ctl.clear()
+
+
+def catastrophe_lines(ctl, title):
+    action = ctl.action
+    return [title, "Catastrophe!"] + (wrap(words(action.skill, BLACK)) + [""])[:2]
+
+
+def black_lines(ctl):
+    return catastrophe_lines(ctl, "Black card") + [
+        "Referee decides", "(R14). Referee:", "hold STOP + code"], BLACK
+
+
+def failed_lines(ctl):
+    # the LED keeps the black that ended it (purple): red would read as a complication
+    return catastrophe_lines(ctl, "Failed") + [
+        tally(ctl.action), "Successes may be", "void (R14)", "D:done"], BLACK
+
+
+def success_lines(ctl):
+    action = ctl.action
+    return ["Success!", tally(action), "Draws %d" % action.draws, "",
+            (">" if ctl.cur == 0 else " ") + "Finish      R23",
+            (">" if ctl.cur == 1 else " ") + "Chain new   R17", "R/H:move D:pick"], "green"
+
+
+def finishing_lines(ctl):
+    return (FINISHING + "   %d s left" % ctl.seconds_left()).split("|"), None
+
+
+def summary_lines(ctl):
+    action = ctl.action
+    return ["Summary", part(NAMES, SKILLS.index(action.skill)), "Outcome: success",
+            "Successes %d/%d" % (action.successes, action.needed),
+            "Complications %d" % action.complications, "Draws %d" % action.draws, "",
+            "D:new set-up"], None
+
+
+def stopped_lines(ctl):
+    return STOPPED_TEXT.split("|") + [tally(ctl.action), "D:done"], None
+
+
+def tick_finishing(ctl):
+    if ctl.now >= ctl.fin_end:  # R23: the minute of roleplay is over
+        ctl.ended = "summary"
+        ctl.beep("success")
+        ctl.goto("summary")
+
+
+PRESS = {"confirm": press_confirm, "referee": press_black, "success": press_success,
+         "summary": press_done, "stopped": press_done, "failed": press_done}
+LINES = {"confirm": confirm_lines, "referee": black_lines, "failed": failed_lines,
+         "success": success_lines, "finishing": finishing_lines, "summary": summary_lines,
+         "stopped": stopped_lines}
+TICK = {"finishing": tick_finishing}
