@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from carddraw import screens
+from carddraw import pictures, screens
 from carddraw.controller import SCREENS, View
 
 
@@ -192,14 +192,14 @@ def card_art(colour="green", skill="surgery", counts=(5, 2, 1, 0), label="Succes
 
 
 ARTS = [deck_art(skill, counts, chance, side, foot, title)
-        for skill in screens.SKILLS
+        for skill in pictures.SKILLS
         for counts, chance, side, foot, title in (
             ((5, 2, 1, 0), "97.1%", ("Red 29%", "Blk 2%"), ("Succ 0/1", "D:draw"), "Surgery"),
             ((38, 3, 3, 12), ">99.9%", ("x" * 20,) * 5, ("y" * 30,) * 4, "A long title here"),
             ((0, 0, 0, 0), "<0.1%", (), (), ""),
             ((2, 2, 1, 0), "100%?abc", ("a",), ("b",), "Scan"))]
 ARTS += [card_art(colour, skill, label=label, words=words, foot=foot)
-         for skill in screens.SKILLS for colour in screens.COLOURS
+         for skill in pictures.SKILLS for colour in pictures.COLOURS
          for label, words, foot in (("Success 1 of 3", ("a clean stitch", "holds"), ("D:go on",)),
                                     ("Complication 12 more text", ("w" * 30,) * 4, ("f" * 30,)),
                                     ("", (), ()))]
@@ -231,7 +231,7 @@ def test_an_unknown_card_colour_is_refused():
 # Pixels: the same pictures on a real framebuf in the MicroPython VM.
 PIXELS = r'''
 import framebuf
-from carddraw import screens
+from carddraw import pictures, screens
 
 class V:
     def __init__(self, art):
@@ -248,7 +248,7 @@ RESULT = out
 '''
 
 
-def pictures(vm, arts):
+def render_in_vm(vm, arts):
     """Render each art in the VM; return (buffer, pixel(x, y)) pairs."""
     bufs = vm("ARTS = %r\n" % (arts,) + PIXELS)
     return [(b, lambda x, y, b=b: b[(y >> 3) * 128 + x] >> (y & 7) & 1) for b in bufs]
@@ -263,30 +263,30 @@ def changed_columns(a, b, page):
 
 
 def test_each_colour_has_its_own_pattern_and_an_empty_colour_an_empty_slot(vm):
-    (full, px), (some, qx) = pictures(vm, [deck_art(counts=(3, 3, 3, 3)),
+    (full, px), (some, qx) = render_in_vm(vm, [deck_art(counts=(3, 3, 3, 3)),
                                            deck_art(counts=(3, 0, 1, 0))])
-    faces = [region(px, x + 2, 11, x + 7, 21) for x in screens.DECK_X]
+    faces = [region(px, x + 2, 11, x + 7, 21) for x in pictures.DECK_X]
     assert all(any(f) for f in faces)
     assert len(set(faces)) == 4                       # four different patterns
     assert region(qx, 39, 11, 44, 21) == (0,) * 50    # no yellow: an empty slot
     assert region(qx, 97, 11, 102, 21) == (0,) * 50   # no black
     assert region(qx, 2, 11, 7, 21) == faces[0] and region(qx, 68, 11, 73, 21) == faces[2]
     # the big card's face wears the same pattern as its deck symbol, one picture per colour
-    cards = pictures(vm, [card_art(c) for c in screens.COLOURS])
+    cards = render_in_vm(vm, [card_art(c) for c in pictures.COLOURS])
     big = [region(p, 2, 26, 20, 36) for _, p in cards]
     assert len(set(big)) == 4 and all(any(f) for f in big)
 
 
 def test_each_skill_has_its_own_title_bar(vm):
-    bars = [region(p, 0, 0, screens.BAT_X - 2, 8)
-            for _, p in pictures(vm, [deck_art(skill=s, title="Title") for s in screens.SKILLS])]
+    arts = [deck_art(skill=s, title="Title") for s in pictures.SKILLS]
+    bars = [region(p, 0, 0, screens.BAT_X - 2, 8) for _, p in render_in_vm(vm, arts)]
     assert len(set(bars)) == 3
 
 
 def test_large_digits_are_distinct_and_2x_the_small_font(vm):
-    shots = pictures(vm, [deck_art(chance=ch) for ch in screens.BIG])
+    shots = render_in_vm(vm, [deck_art(chance=ch) for ch in pictures.BIG])
     glyphs = [region(p, 0, 33, 12, 47) for _, p in shots]
-    assert len(set(glyphs)) == len(screens.BIG) and all(any(g) for g in glyphs)
+    assert len(set(glyphs)) == len(pictures.BIG) and all(any(g) for g in glyphs)
     for _, p in shots:
         assert not any(region(p, 0, 47, 60, 48))               # 14 px tall: nothing below
         for y in range(33, 47, 2):                             # 2x2 blocks: each row twice
@@ -294,14 +294,33 @@ def test_large_digits_are_distinct_and_2x_the_small_font(vm):
 
 
 def test_what_does_not_change_between_draws_stays_in_place(vm):
-    active, card, more_yellow, other_chance = [b for b, _ in pictures(vm, [
+    active, card, more_yellow, other_chance = [b for b, _ in render_in_vm(vm, [
         deck_art(), card_art(), deck_art(counts=(5, 3, 1, 0)), deck_art(chance="97.4%")])]
     # a draw: the title bar and the deck are the same pixels, only the stage changes
     for page in (0, 1, 2):
         assert changed_columns(active, card, page) == []
     # a yellow more: only the yellow cell's columns change
     cols = [x for p in range(8) for x in changed_columns(active, more_yellow, p)]
-    assert cols and screens.DECK_X[1] <= min(cols) and max(cols) < screens.DECK_X[2]
+    assert cols and pictures.DECK_X[1] <= min(cols) and max(cols) < pictures.DECK_X[2]
     # the chance 97.1% -> 97.4%: only the last digit's columns
     cols = [x for p in range(8) for x in changed_columns(active, other_chance, p)]
     assert cols and min(cols) >= 30 and max(cols) < 40      # "97." is 30 px wide
+
+
+def test_the_pictures_are_loaded_only_for_a_view_with_art(vm):
+    # On the board a module's bytecode sits in the heap: text screens must not pay for them.
+    got = vm(r'''
+import sys, framebuf
+from carddraw import screens
+class V:
+    screen = "x"
+    lines = ["Set-up", "Surgery"]
+    art = None
+fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
+screens.render(V(), fb, 50)
+before = "carddraw.pictures" in sys.modules
+V.art = ("deck", "scan", "Scan", (2, 2, 1, 0), "9.9%", (), ())
+screens.render(V(), fb, 50)
+RESULT = [before, "carddraw.pictures" in sys.modules]
+''')
+    assert got == [False, True]

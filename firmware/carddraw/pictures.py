@@ -1,0 +1,129 @@
+# The graphics of the set-up, active and card screens, drawn by screens.render for a view
+# with `art`, on the 128x64 one-colour OLED under the title bar that render lit:
+#
+#   y  0-7   title bar: the skill's icon, the title, the skill's mark (the battery: render)
+#   y  9-22  the deck: four card symbols, each colour its own pattern, with letter and count
+#   y 24-63  the stage: the chance in large digits (deck views) or the drawn card (card views)
+#
+# The title bar and the deck sit at the same pixels on the active and the card screens, and
+# every count, digit and text has a place of its own: a draw changes the stage and the few
+# digits that changed, and the SSD1306 driver sends only those columns (see ssd1306.py).
+# Canvas calls: text, fill_rect, rect and pixel. Pure: no I/O.
+#
+# Art, by kind (what the controller's line-builders put in View.art):
+#   (kind, skill, title, counts, ...): skill one of SKILLS (its look), title up to 10
+#   characters, counts the deck (green, yellow, red, black); then by kind:
+#   ("deck", ..., chance, side, foot)  set-up and active screens
+#       chance: a short text such as "97.1%" (large digits: 0-9 . % < > only); side: up to
+#       3 texts of up to 7 characters, right of the chance; foot: up to 2 lines of up to 16
+#       characters (the first at y 48, the second at y 56)
+#   ("card", ..., colour, label, words, foot)  a drawn card
+#       label: what the card did ("Success 1 of 3"); words: up to 2 lines of up to 14
+#       characters (the action's own words); foot: one line of up to 14 characters (all
+#       drawn 7 px apart, beside the card)
+#
+# RAM: on the board this module's bytecode sits in the heap, so the pictures are data, not
+# code: one 142-byte table of columns (bit 0 the top pixel) drawn by one routine, cols().
+BAT_X = 114       # screens.BAT_X: the battery icon's left edge
+MARK_X = BAT_X - 20
+SKILLS = ("surgery", "repair", "scan")
+COLOURS = ("green", "yellow", "red", "black")
+LETTERS = "GYRB"
+DECK_X = (0, 37, 66, 95)    # the deck's cells: green and black may reach two digits
+BIG = "0123456789.%<>"
+# The table: BIG's glyphs, 5 columns each (drawn 2x: 10x14 px, 12 px apart); then per skill
+# an 8-column icon (a cross, a spanner, a scope) and a 16-column mark (a pulse trace, hazard
+# stripes, signal bars)
+ICONS = 70
+MARKS = 94
+GLYPHS = (b"\x3e\x51\x49\x45\x3e\x00\x42\x7f\x40\x00\x62\x51\x49\x49\x46\x22\x41\x49\x49\x36"
+          b"\x18\x14\x12\x7f\x10\x2f\x49\x49\x49\x31\x3c\x4a\x49\x49\x30\x01\x71\x09\x05\x03"
+          b"\x36\x49\x49\x49\x36\x06\x49\x49\x29\x1e\x00\x60\x60\x00\x00\x63\x13\x08\x64\x63"
+          b"\x08\x14\x22\x41\x00\x00\x41\x22\x14\x08"
+          b"\x1c\x1c\x7f\x7f\x7f\x1c\x1c\x00\x80\xc0\x60\x30\x18\x0f\x0c\x07"
+          b"\x1c\x22\x41\x49\x45\x22\x1c\x00"
+          b"\x10\x10\x10\x10\x08\x04\x02\x3c\x40\x20\x10\x10\x10\x10\x10\x10"
+          b"\x32\x18\x4c\x66\x32\x18\x4c\x66\x32\x18\x4c\x66\x32\x18\x4c\x66"
+          b"\x60\x60\x00\x00\x70\x70\x00\x00\x78\x78\x00\x00\x7e\x7e\x00\x00")
+# Each colour's pattern, a 4x4 tile (bit 4*row + column), so the one-colour OLED (and a
+# colour-blind eye) tells them apart: green solid, yellow stripes, red cross-hatch, black
+# sparse dots; the fifth, a dotted line, outlines an empty slot.
+TILES = (0xFFFF, 0x1248, 0x9669, 0x0020, 0xA5A5)
+
+
+def cols(canvas, at, n, x, y, scale=1, c=1):
+    """n columns of GLYPHS from at, each lit bit a scale x scale square of colour c."""
+    for i in range(n):
+        bits = GLYPHS[at + i]
+        for r in range(8):
+            if bits >> r & 1:
+                canvas.fill_rect(x + i * scale, y + r * scale, scale, scale, c)
+
+
+def pattern(canvas, tile, x, y, w, h):
+    """Fill the w x h box at x, y with a 4x4 tile (TILES)."""
+    for j in range(h):
+        for i in range(w):
+            if tile >> ((j & 3) << 2 | (i & 3)) & 1:
+                canvas.pixel(x + i, y + j, 1)
+
+
+def card(canvas, colour, x, y, w, h):
+    """A card with rounded corners, its face the colour's pattern (colour 0-3); colour 4 is an
+    empty slot, a dotted outline."""
+    if colour == 4:
+        pattern(canvas, TILES[4], x, y, w, h)
+        canvas.fill_rect(x + 1, y + 1, w - 2, h - 2, 0)
+        return
+    canvas.rect(x, y, w, h, 1)
+    for cx in (x, x + w - 1):
+        canvas.pixel(cx, y, 0)
+        canvas.pixel(cx, y + h - 1, 0)
+    pattern(canvas, TILES[colour], x + 2, y + 2, w - 4, h - 4)
+
+
+def narrow(canvas, text, x, y):
+    """Up to 14 characters 7 px apart (the 8x8 font leaves its last column blank for all but
+    a few glyphs): 98 px, beside the card."""
+    for i in range(min(14, len(text))):
+        canvas.text(text[i], x + 7 * i, y, 1)
+
+
+def draw(canvas, art):
+    """Draw art (see above) under the lit title bar."""
+    skill = SKILLS.index(art[1])
+    cols(canvas, ICONS + 8 * skill, 8, 1, 0, 1, 0)
+    canvas.text(art[2][:10], 11, 0, 0)
+    cols(canvas, MARKS + 16 * skill, 16, MARK_X, 0, 1, 0)
+    for c in range(4):      # R20: the deck, a card symbol (or an empty slot) and letter, count
+        n = art[3][c]
+        card(canvas, c if n else 4, DECK_X[c], 9, 9, 14)
+        canvas.text("%s%d" % (LETTERS[c], min(n, 99)), DECK_X[c] + 9, 12, 1)
+    if art[0] == "card":
+        colour, label, words, foot = art[4:8]
+        c = COLOURS.index(colour)
+        card(canvas, c, 0, 24, 22, 40)
+        canvas.fill_rect(4, 37, 14, 14, 0)   # the letter on the card, on a dark window
+        canvas.rect(4, 37, 14, 14, 1)
+        canvas.text(LETTERS[c], 7, 40, 1)
+        texts = [colour.upper(), label] + list(words[:2])
+        for i in range(len(texts)):
+            narrow(canvas, texts[i], 26, 24 + 8 * i)
+        if foot:
+            narrow(canvas, foot[0], 26, 56)
+        return
+    chance, side, foot = art[4:7]
+    canvas.text("Chance", 0, 24, 1)
+    x = 0
+    for ch in chance:       # the large digits
+        g = BIG.find(ch)
+        if g >= 0:
+            at, n = 5 * g, 5
+            if ch == ".":   # its 2 lit columns only
+                at, n = at + 1, 2
+            cols(canvas, at, n, x, 33, 2)
+            x += 2 * n + 2
+    for i in range(min(3, len(side))):
+        canvas.text(side[i][:7], 72, 24 + 8 * i, 1)
+    for i in range(min(2, len(foot))):
+        canvas.text(foot[i][:16], 0, 48 + 8 * i, 1)
