@@ -25,14 +25,18 @@ import pytest
 from conftest import ROOT
 from carddraw import config
 from carddraw.app import App
-from carddraw.store import Store, older
+from carddraw.logline import SEGMENT as SEGMENT_NAME
+from carddraw.store import Store
 from fakeflash import FakeFlash, PowerCut
 from test_hardening import figure
 
 sys.path.insert(0, os.path.join(ROOT, "host_tests", "vmlib"))
 import hardening_board  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import logchain  # noqa: E402
 
-LIMIT = config.LOG_LIMIT  # the real limit: the event below fills the log past it once, nothing dropped
+LIMIT = config.LOG_LIMIT  # the real limit: nothing exported, nothing dropped
+SEGMENT = 4096            # small segments: the event below starts a dozen of them
 SEED = 20261129
 ACTIONS = 50
 START = dict(config.defaults(), referee=True, black=1, redraws=1, needed=3, ranks=3, helpers=2,
@@ -60,7 +64,7 @@ class Bench:
     def __init__(self, fs):
         self.fs = fs
         self.board = hardening_board.Board()
-        self.store = Store(fs=fs, log_limit=LIMIT)
+        self.store = Store(fs=fs, log_limit=LIMIT, segment=SEGMENT)
         self.logged = []      # (ops when log() returned, record)
         self.saved = []       # (ops when save_action() returned, state)
         self.steps = []       # (ops at the end of a step, resume state, led) after each step
@@ -201,24 +205,28 @@ class Bench:
 _PARSED = {}
 
 
+def log_files(flash):
+    return sorted(name for name in flash if name.startswith("log.0"))
+
+
 def records_of(flash):
-    """read_log() of a flash's log files; cached by their contents (thousands of cuts share a
-    few hundred log states)."""
-    key = (flash.get(older(config.LOG_FILE)), flash.get(config.LOG_FILE))
+    """read_log() of a flash's log segments; cached by their contents (thousands of cuts share
+    a few hundred log states)."""
+    key = tuple((name, flash[name]) for name in log_files(flash))
     if key not in _PARSED:
-        _PARSED[key] = Store(fs=FakeFlash(flash), log_limit=LIMIT).read_log()
+        _PARSED[key] = Store(fs=FakeFlash(dict(key)), log_limit=LIMIT).read_log()
     return _PARSED[key]
 
 
 def appended(before, after):
-    """The records a boot added to the log after `before`'s contents (parsed alone when the
-    log only grew, else both logs read again) -> (records, damaged lines)."""
-    old, new = before.get(config.LOG_FILE, b""), after.get(config.LOG_FILE, b"")
-    if new.startswith(old) and before.get(older(config.LOG_FILE)) == after.get(older(config.LOG_FILE)):
-        recs, bad = Store(fs=FakeFlash({config.LOG_FILE: new[len(old):]}), log_limit=LIMIT).read_log()
-        return recs, bad
-    recs, bad = Store(fs=FakeFlash(after), log_limit=LIMIT).read_log()
-    return recs[len(records_of(before)[0]) - 1:], bad  # rotated: compare from the old last one
+    """The records a boot added to the log after `before`'s contents -> (records, damaged
+    lines). Nothing is ever dropped here (nothing was exported): every segment only grew."""
+    grown = b""
+    for name in log_files(after):
+        old = before.get(name, b"")
+        assert after[name].startswith(old), name
+        grown += after[name][len(old):]
+    return Store(fs=FakeFlash({SEGMENT_NAME % 1: grown}), log_limit=LIMIT).read_log()
 
 
 def lost_of(logged, recs):
@@ -255,7 +263,7 @@ def test_the_scripted_event_covers_what_it_should(event):
               "adjust", "helper", "black"):
         assert c[k] >= 1, k
     flash = event.fs.flash
-    assert older(config.LOG_FILE) in flash              # the log rotated once ...
+    assert len(log_files(flash)) >= 8                   # the log started new segments ...
     recs, bad = records_of(flash)
     assert bad == 0 and recs == [r for _, r in event.logged]   # ... and nothing was dropped
     figure("power: event", dict(c, **{"flash operations": event.fs.ops,
@@ -265,7 +273,7 @@ def test_the_scripted_event_covers_what_it_should(event):
 def boot(flash, now=5_000_000):
     fs = FakeFlash(flash)
     board = hardening_board.Board()
-    store = Store(fs=fs, log_limit=LIMIT)
+    store = Store(fs=fs, log_limit=LIMIT, segment=SEGMENT)
     app = App(board, store, random.Random(1), now, write=lambda s: None)
     return app, store, fs, board
 
@@ -281,6 +289,7 @@ def test_a_power_cut_at_every_flash_operation_loses_nothing(event):
     behind = 0
     screens = set()
     blacks = 0
+    chains = 0
     for cut in range(1, total + 1):
         survivor = snaps[cut - 1]
         # what had returned before operation `cut`
@@ -322,10 +331,16 @@ def test_a_power_cut_at_every_flash_operation_loses_nothing(event):
         new, bad = appended(survivor, fs.flash)
         assert bad == 0 and new, cut
         assert not any(r["ev"] in ("error", "damage") for r in new), cut
+        if cut % 50 == 0 or cut == total:  # the chain holds across the cut and the boot
+            lines = []
+            Store(fs=FakeFlash(fs.flash), log_limit=LIMIT).read_log(lines.append, raw=True)
+            assert logchain.verify(lines)[0], (cut, logchain.verify(lines))
+            chains += 1
     figure("power: cuts", {"cuts tried (every flash operation)": total,
                            "log entries lost": lost, "cuts at an entry's close, the entry already on flash": extra,
                            "resumes behind what was shown": behind,
                            "cuts with a black saved, still there on boot": blacks,
+                           "logs whose hash chain was verified after a cut": chains,
                            "screens resumed": sorted(screens)})
     assert lost == 0 and behind == 0
     assert blacks > 0 and {"active", "card", "referee", "setup"} <= screens
@@ -357,7 +372,7 @@ def test_a_second_cut_during_the_boot_after_a_cut(event):
         while True:
             fs = FakeFlash(survivor, cut_at=k)
             try:
-                App(hardening_board.Board(), Store(fs=fs, log_limit=LIMIT), random.Random(1),
+                App(hardening_board.Board(), Store(fs=fs, log_limit=LIMIT, segment=SEGMENT), random.Random(1),
                     7_000_000, write=lambda s: None)
             except PowerCut:
                 tried += 1
