@@ -222,7 +222,8 @@ class App:
             self.notices.pop(0)
             self.notice_until = now + NOTICE_MS
         if self.notices:
-            view = View(view.screen, view.lines[:7] + [self.notices[0][:16]], view.led, view.blink)
+            view = View(view.screen, view.lines[:config.ROWS - 1] + [self.notices[0][:config.COLS]],
+                        view.led, view.blink)
         if self.idle == 2:
             return
         if self.battery_at is None or now - self.battery_at >= BATTERY_MS:
@@ -253,8 +254,10 @@ class App:
                 self.store.log({"ev": "error", "why": why[:200]})
             except Exception:  # the store itself may be what failed; the screen still says so
                 pass
-        self.error = View("error", ["ERROR", why[:16], why[16:32], why[32:48], "", "",
-                                    "any key: go on", ""], "red", False)
+        cols = config.COLS
+        self.error = View("error", ["ERROR", why[:cols], why[cols:2 * cols],
+                                    why[2 * cols:3 * cols], "", "", "any key: go on", ""],
+                          "red", False)
         self.drawn = None
 
     # -- the board's loop ------------------------------------------------------------------------
