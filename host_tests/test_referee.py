@@ -168,6 +168,8 @@ seen.append([c.view().screen, rare()])         # left: dropped again
 c = Controller(settings=None)
 c.long("DRAW", 0)
 c.view()
+c.tick(10)          # a clock tick on a screen with no clock handler loads nothing again
+c.tick(20)
 seen.append([c.view().screen, rare()])
 c.press("STOP", 0)
 c.view()

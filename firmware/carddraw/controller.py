@@ -3,6 +3,17 @@
 Pure: no machine, time, asyncio or os. Time comes in as now_ms, randomness as an rng with
 randrange(n) (and seed(n) for the bench). Runs the same under CPython and MicroPython.
 
+How it is built: an event first meets the rules that hold on every screen (_global_rules:
+hold STOP for the lock, any key leaves a message), then the screen's own handler from the
+table PRESS (LONG for long presses, TICK for the clock); what a screen shows comes from its
+line-builder in LINES. All are keyed by screen name: a new screen is a handler and a
+line-builder added to the tables. The rare screens live in modules loaded only while shown
+(ON_DEMAND): referee.py (lock, referee menu, adjust, new code), options.py, outcome.py (the
+stop question, black card, success, finishing, summary, stopped, failed); they add their
+entries to the tables when loaded and are dropped when closed, so they are not in the heap
+after boot. Handlers use the controller's methods goto, say, beep, record, change, move,
+leave, home, rearm, end and clear.
+
 Buttons: RANK, HELP, DRAW, STOP; a long press (about 0.8 s) is a separate event and fires no
 short press. In menus RANK moves up, HELP moves down, DRAW chooses, STOP goes back; on a
 chosen number RANK lowers it, HELP raises it, DRAW or STOP is done. Hold STOP on any screen
@@ -201,14 +212,14 @@ def unload(name):
         sys.modules.pop("carddraw." + name, None)
         try:
             delattr(carddraw, name)
-        except AttributeError:
+        except (AttributeError, KeyError):  # MicroPython says KeyError
             pass
 
 
 def code_for(table, screen):
     """The table's entry for `screen` (None if it has none), its module loaded if need be."""
     entry = table.get(screen)
-    if entry is None and screen in ON_DEMAND:
+    if entry is None and screen in ON_DEMAND and ON_DEMAND[screen] not in LOADED:
         load(ON_DEMAND[screen])
         entry = table.get(screen)
     return entry

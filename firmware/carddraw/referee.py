@@ -9,7 +9,7 @@
 #   Adjust deck [adjust] pick a colour with DRAW, then RANK removes one card, HELP adds one
 #                        (R8 settles). STOP: back to the referee menu.
 #   New code [newcode]   the code's presses, then DRAW saves, STOP cancels, RANK/HELP start over.
-from carddraw import saved, settings as known
+from carddraw import settings as known
 from carddraw.action import ACTIVE, REFEREE
 from carddraw.controller import CNAMES, deck_line, menu_lines
 from carddraw.deck import COLOURS
@@ -146,6 +146,7 @@ def adjust(ctl):
 
 
 def undo(ctl):
+    from carddraw import saved  # in RAM once an action has drawn anyway
     ctl.action = action = saved.from_dict(ctl.undo)
     ctl.undo = None
     ctl.card = None
