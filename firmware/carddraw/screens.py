@@ -9,8 +9,10 @@
 # pictures.py is imported at the first view with art, not with this module: on the board a
 # module's bytecode sits in the heap (pictures.mpy costs some 1.9 KB there), and the screens
 # shown at boot need none of it.
+from carddraw.config import COLS, ROWS, TITLE_COLS
+
 W = 128
-TITLE = 14        # title characters in a text view: 14 x 8 = 112 px, clear of the battery
+TITLE = TITLE_COLS  # title characters in a text view: 14 x 8 = 112 px, clear of the battery
 BAT_X = 114       # battery icon: a 12x6 outline at x 114-125, y 1-6, and a nub at x 126
 
 
@@ -24,9 +26,9 @@ def render(view, canvas, battery=None):
         pictures.draw(canvas, art)
     else:
         lines = view.lines
-        for i in range(min(len(lines), 8)):
+        for i in range(min(len(lines), ROWS)):
             if lines[i]:
-                canvas.text(lines[i][:TITLE if i == 0 else 16], 0, 8 * i, 1 if i else 0)
+                canvas.text(lines[i][:TITLE if i == 0 else COLS], 0, 8 * i, 1 if i else 0)
     if battery is not None:
         p = min(100, max(0, int(battery)))
         canvas.rect(BAT_X, 1, 12, 6, 0)
