@@ -300,9 +300,9 @@ class Device:
                 fb.text(chr(c), 0, 0, 1)
                 self._glyphs[bytes(cell)] = chr(c)
         lines = []
-        for row in range(8):
+        for row in range(config.ROWS):
             chars = []
-            for col in range(screens.TITLE if row == 0 else 16):
+            for col in range(config.TITLE_COLS if row == 0 else config.COLS):
                 at = row * 128 + col * 8
                 cell = bytes(pic[at:at + 8])
                 if row == 0:
