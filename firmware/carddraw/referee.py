@@ -10,7 +10,7 @@
 #                        (R8 settles). STOP: back to the referee menu.
 #   New code [newcode]   the code's presses, then DRAW saves, STOP cancels, RANK/HELP start over.
 from carddraw import settings as known
-from carddraw.action import ACTIVE, REFEREE
+from carddraw.action import ACTIVE, FAILED, REFEREE
 from carddraw.controller import CNAMES, deck_line, menu_lines
 from carddraw.deck import COLOURS
 
@@ -125,7 +125,7 @@ def fail(ctl):
     ctl.action.referee_end()  # R14
     ctl.card = None
     ctl.record("referee", decision="end")
-    ctl.end("failed")
+    ctl.end(FAILED)
     ctl.beep("fail")
     ctl.goto("failed")
 
