@@ -9,6 +9,7 @@ from carddraw import config
 from carddraw.board import Board
 from carddraw.store import Store
 from carddraw.app import App
+from carddraw.rng import Rng
 
 
 class Clock:
@@ -23,7 +24,7 @@ REPLIES = []
 def boot(seed=1, watchdog=False):
     """A fresh App on the current flash (a power-on); replies collect in REPLIES."""
     random.seed(seed)
-    app = App(Board(), Store(), random, CLOCK.t, write=REPLIES.append)
+    app = App(Board(), Store(), Rng(seed), CLOCK.t, write=REPLIES.append)
     if watchdog:
         app.board.watchdog(5000)
     return app

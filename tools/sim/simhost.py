@@ -2,7 +2,7 @@
 on the hardware stand-ins (machine.py, neopixel.py), stepped on a virtual clock.
 
 The firmware does not know it is simulated. Device() boots exactly as carddraw.app.main()
-does (Board(), Store() in the current folder, App(board, store, random, now); with DRAW held
+does (Board(), Store() in the current folder, App(board, store, Rng(), now); with DRAW held
 at power-on, app.begin_selftest(); the USB serial handed to app.listen() as main() hands
 sys.stdin to app.run()) and each step() is the firmware's own App.loop_pass(now): the very
 pass App.run() makes on the board (the console's lines, the app's work or the self-test's,
@@ -47,6 +47,7 @@ from machine import SIM
 
 from carddraw import config, screens
 from carddraw.app import App
+from carddraw.rng import Rng
 from carddraw.board import Board
 from carddraw.controller import View
 from carddraw.store import Store
@@ -116,7 +117,8 @@ class Device:
         self.board = Board()
         self.store = Store()
         self.wdt = self.board.watchdog(config.WATCHDOG_MS)   # as App.run() starts it
-        self.app = App(self.board, self.store, random, self.now, write=self.replies.append)
+        self.app = App(self.board, self.store, Rng(random.getrandbits(30)), self.now,
+                       write=self.replies.append)   # the power-on seed: repeatable in the simulator
         if "DRAW" in self.board.buttons.held():
             self.app.begin_selftest(self.now)
         self.serial = Serial()
