@@ -357,6 +357,7 @@ def test_test_draws_samples_the_setup_deck_with_the_controllers_rng_and_changes_
     r = vm("""
         from carddraw.action import Action
         from carddraw.deck import COLOURS
+        from carddraw.rng import Rng
         app = boot()
         send(app, "press RANK", "press HELP")     # ranks 2, one helper: G5 Y2 R1
         run(app, 100)
@@ -368,11 +369,11 @@ def test_test_draws_samples_the_setup_deck_with_the_controllers_rng_and_changes_
                  app.controller.settings_version]
         log = app.store.read_log()[0]
         # the engine alone, seeded alike
-        random.seed(9)
+        rng = Rng(9)
         a = Action("surgery", 2, 1)
         want = [0, 0, 0, 0]
         for i in range(3000):
-            want[COLOURS.index(a.draw(random))] += 1
+            want[COLOURS.index(a.draw(rng))] += 1
             a.pending = None
         import os
         refused = send(app, "press DRAW", "test draws 5")

@@ -50,18 +50,19 @@ def replies(done):
 
 
 def engine_runs():
-    """In the VM, the engine alone with `random` seeded 1, 2, ...: the first seed whose action
-    takes 3+ draws, has a non-green and succeeds; -> (seed, [the action after each draw])."""
+    """In the VM, the engine alone with the device's generator (carddraw.rng) seeded 1, 2, ...:
+    the first seed whose action takes 3+ draws, has a non-green and succeeds; -> (seed,
+    [the action after each draw])."""
     return run_in_vm(textwrap.dedent("""
-        import random
         from carddraw.action import Action
+        from carddraw.rng import Rng
         RESULT = None
         for seed in range(1, 200):
-            random.seed(seed)
+            rng = Rng(seed)
             a = Action(**%r)
             steps = []
             while a.state == "active":
-                c = a.draw(random)
+                c = a.draw(rng)
                 a.accept()
                 steps.append({"card": c, "deck": list(a.deck.counts()), "successes": a.successes,
                               "complications": a.complications, "draws": a.draws,

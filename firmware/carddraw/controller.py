@@ -228,8 +228,8 @@ def code_for(table, screen):
 class Controller:
     def __init__(self, settings=None, rng=None, now_ms=0, resume=None):
         if rng is None:
-            import random
-            rng = random
+            from carddraw.rng import Rng
+            rng = Rng()   # the device's own generator, seeded from os.urandom (R9)
         self.rng = rng
         self.settings = known.check(settings)[0]
         self.settings_version = 0
