@@ -22,6 +22,29 @@ def free():
     return gc.mem_free()
 
 
+def largest():
+    """The largest bytearray that can be allocated now: the longest free run of the heap
+    (fragmentation), found by bisection after a collection."""
+    gc.collect()
+    lo, hi = 0, gc.mem_free()
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        try:
+            b = bytearray(mid)
+            b = None
+            lo = mid
+        except MemoryError:
+            hi = mid - 1
+    return lo
+
+
+def timed_us(f, n):
+    t = time.ticks_us()
+    for _ in range(n):
+        f()
+    return time.ticks_diff(time.ticks_us(), t) // n
+
+
 class Soak:
     def __init__(self, flash, seed=1, fast_i2c=True):
         try:
@@ -137,7 +160,7 @@ SETTLE = {"active": (("STOP", "short"),), "confirm": (("DRAW", "short"),),
           "refmenu": (("HELP", "short"), ("DRAW", "short"))}   # "Black: fail"
 
 
-def run(flash, draws=10000, events=100000, every=10000, seed=1):
+def run(flash, draws=10000, events=100000, every=10000, seed=1, measure=False):
     """10,000 draws by DRAW presses, then random events up to `events` events in all. ->
     figures: free heap (bytes, after a collection) before and after boot, after the draws
     and at every `every` events (each on the set-up screen with no action, if settle() got
@@ -145,6 +168,10 @@ def run(flash, draws=10000, events=100000, every=10000, seed=1):
     s = Soak(flash, seed)
     out = {"heap_total": s.heap_total, "before_boot": s.before_boot, "boot": s.boot,
            "readings": [], "error": None, "stuck": []}
+    if measure:   # for make bench: fragmentation, an idle pass, a collection
+        out["boot_largest"] = largest()
+        out["idle_pass_us"] = timed_us(lambda: s.step(s.now), 200)
+        out["collect_us"] = timed_us(gc.collect, 50)
     t0 = time.ticks_ms()
     try:
         s.draw(draws)
@@ -159,6 +186,9 @@ def run(flash, draws=10000, events=100000, every=10000, seed=1):
     except MemoryError as e:
         out["error"] = "MemoryError: %s" % e
     out["ms"] = time.ticks_diff(time.ticks_ms(), t0)
+    if measure:
+        out["largest"] = largest()
+        out["collect_us_after"] = timed_us(gc.collect, 50)
     out["draws"] = s.draws
     out["events"] = s.events
     out["pass_us"] = s.pass_us // max(1, s.passes)

@@ -71,9 +71,10 @@ def compiled():
 FOOTER = "\nimport json as _json\nprint('RESULT ' + _json.dumps(globals().get('RESULT')))\n"
 
 
-def run(source, path=(), heap=HEAP, timeout=300, args=()):
+def run(source, path=(), heap=HEAP, timeout=300, args=(), output=False):
     """Run Python `source` under native MicroPython with the folders in `path` first on
-    sys.path; -> the value it leaves in its global RESULT (as JSON, like run_in_vm)."""
+    sys.path; -> the value it leaves in its global RESULT (as JSON, like run_in_vm), or with
+    output=True (RESULT, what it printed before)."""
     tmp = os.path.join(ROOT, "build", "native_script_%d.py" % os.getpid())
     os.makedirs(os.path.dirname(tmp), exist_ok=True)
     with open(tmp, "w") as f:
@@ -89,4 +90,5 @@ def run(source, path=(), heap=HEAP, timeout=300, args=()):
     if done.returncode != 0 or not last.startswith("RESULT "):
         raise NativeError("native MicroPython failed (exit %d):\n%s%s" % (
             done.returncode, done.stderr, out[-3000:]))
-    return json.loads(last[len("RESULT "):])
+    result = json.loads(last[len("RESULT "):])
+    return (result, out.rsplit("\n", 1)[0]) if output else result
