@@ -69,8 +69,17 @@ logs: setup
 event: setup
 	$(PY) tools/event.py $(ARGS)
 
+# make fuzz: hypothesis on CPython; make fuzz RUNTIME=native: 1,000,000 random events on native
+# MicroPython 1.29 (the deployed .mpy files), seed 1 (ARGS="EVENTS SEED" to change)
+RUNTIME ?= cpython
 fuzz: setup
+ifeq ($(RUNTIME),native)
+	$(PY) tools/native/fuzz.py $(ARGS)
+else ifeq ($(RUNTIME),cpython)
 	FUZZ_EXAMPLES=20000 $(PY) -m pytest host_tests -k fuzz -p no:cacheprovider
+else
+	@echo "RUNTIME must be cpython (the default) or native, not '$(RUNTIME)'"; exit 2
+endif
 
 clean:
 	rm -rf .venv node_modules .stubs build artifacts

@@ -226,3 +226,32 @@ def test_seeded_scenarios_give_the_same_replies_on_cpython(replies, name):
 
 def test_the_seeded_scenarios_are_the_three_examples():
     assert {n for n, _ in scenario_lines() if seeded(n)} >= {"surgery", "referee", "tests"}
+
+
+# -- the fuzz on native MicroPython (make fuzz RUNTIME=native runs 1,000,000 events) -----------
+sys.path.insert(0, os.path.join(ROOT, "tools", "native"))
+import fuzz_driver  # noqa: E402
+
+
+def test_the_native_fuzz_finds_nothing_and_matches_cpython_event_for_event(lib):
+    got = runner.run("import fuzz_driver\nRESULT = fuzz_driver.run(20000, 7)\n",
+                     [lib, os.path.join(ROOT, "tools", "native")])
+    assert got == fuzz_driver.run(20000, 7)      # the same events, draws and screens
+    assert got["failures"] == 0, got["first_failure"]
+    assert got["events"] == 20000 and got["draws"] > 500 and got["power_cuts"] > 500
+    from carddraw.controller import SCREENS
+    assert set(got["screens"]) == set(SCREENS)
+
+
+def test_the_fuzz_checks_catch_a_bad_view():
+    from carddraw.controller import View
+    assert fuzz_driver.check_view(View("setup", ["Set-up", "x" * 17])) == "line too long: %r" % ("x" * 17)
+    assert "title" in fuzz_driver.check_view(View("setup", ["T" * 15]))
+    assert fuzz_driver.check_view(View("setup", ["ok"])) is None
+
+
+def test_fuzz_script_refuses_bad_arguments():
+    import subprocess
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "tools", "native", "fuzz.py"), "x"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and done.stdout.startswith("usage: python tools/native/fuzz.py")
