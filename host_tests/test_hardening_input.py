@@ -154,7 +154,7 @@ def test_damaged_settings_boot_the_app(name, data):
     app, fs, board = boot(good_files(settings=data))
     c = app.controller
     s = dict(c.settings)
-    assert clean(s) == s                                      # every setting valid
+    assert check(s) == (s, [])                                    # every setting valid
     notices = list(app.notices)
     assert all(isinstance(n, str) and 0 < len(n) <= 16 for n in notices)
     if notices:
