@@ -139,11 +139,17 @@ def test_check_names_a_changed_button_pin(tmp_path):
     for path in ("hardware/wiring.md", "hardware/wiring.svg", "hardware/diagram.json",
                  "hardware/README.md"):
         assert path in text, text
-    assert ("hardware/wiring.md: Button RANK pin 1: config.py gives GP14 (pin 19), "
-            "the file says GP10 (pin 14)") in msgs
-    assert "hardware/diagram.json: no wire pico:GP14 - btn_rank:1.l; config.py gives it" in msgs
-    assert ("hardware/diagram.json: a wire pico:GP10 - btn_rank:1.l that config.py does not "
-            "give") in msgs
+    # each differing line names its file and line, with the line config.py gives beside the
+    # file's (difflib pairs them)
+    assert any(m.startswith("hardware/wiring.md line ")
+               and "config.py gives '| Button RANK | 1 | GP14 | 19 |" in m
+               and "the file has '| Button RANK | 1 | GP10 | 14 |" in m for m in msgs), text
+    assert any(m.startswith("hardware/diagram.json line ")
+               and """config.py gives '["pico:GP14", "btn_rank:1.l", "green", []],'""" in m
+               and """the file has '["pico:GP10", "btn_rank:1.l", "green", []],'""" in m
+               for m in msgs), text
+    assert any('data-pin="19 GP14: Button RANK"' in m and "the file lacks it" in m
+               for m in msgs), text
     # only the RANK button's rows are reported for the tables, nothing else
     assert all("RANK" in m or "svg" in m or "diagram" in m for m in msgs), text
 
@@ -154,9 +160,10 @@ def test_check_command_fails_on_a_monkeypatched_config(monkeypatch, capsys):
     assert pins.main(["--check"]) == 1
     err = capsys.readouterr().err
     assert "hardware/ does not match firmware/carddraw/config.py" in err
-    assert "Button STOP pin 1: config.py gives GP14 (pin 19), the file says GP13 (pin 17)" in err
-    assert "Buzzer driver pin NPN base via 1 kΩ: config.py gives GP20 (pin 26)" in err
-    assert "no wire pico:GP20 - bz1:2" in err
+    assert ("config.py gives '| Button STOP | 1 | GP14 | 19 | internal pull-up; pressed reads "
+            "0 |', the file has '| Button STOP | 1 | GP13 | 17 |") in err
+    assert "config.py gives '| Buzzer driver | NPN base via 1 kΩ | GP20 | 26 |" in err
+    assert """config.py gives '["pico:GP20", "bz1:2", "purple", []],'""" in err
     assert "Run `python tools/pins.py`" in err
 
 
@@ -358,3 +365,35 @@ def test_problems_names_what_is_wrong(change, words):
     found = pins.problems(cfg)
     assert any(words in p for p in found), found
     assert pins.main(["--check"], cfg=cfg) == 1
+
+
+# -- The check's messages and the drawing --------------------------------------------------------
+def test_check_names_line_endings_and_caps_a_long_diff(tmp_path):
+    cfg = pins.snapshot(config)
+    os.makedirs(tmp_path / "hardware")
+    pins.write(cfg, root=str(tmp_path))
+    md, svg = tmp_path / "hardware" / "wiring.md", tmp_path / "hardware" / "wiring.svg"
+    md.write_bytes(md.read_bytes().replace(b"\n", b"\r\n"))
+    svg.write_text("".join("junk %d\n" % i for i in range(40)), encoding="utf-8")
+    msgs = pins.check(cfg, root=str(tmp_path))
+    assert "hardware/wiring.md: differs only in line endings or the final newline" in msgs
+    svg_msgs = [m for m in msgs if m.startswith("hardware/wiring.svg")]
+    assert len(svg_msgs) == pins.DIFF_LINES + 1, svg_msgs
+    assert svg_msgs[-1].startswith("hardware/wiring.svg: and ")
+    assert svg_msgs[-1].endswith(" more differing lines")
+    assert all(m.startswith(("hardware/wiring.md", "hardware/wiring.svg")) for m in msgs), msgs
+
+
+def test_the_drawing_tags_every_wired_pin_with_what_it_goes_to():
+    import re
+    with open(os.path.join(ROOT, "hardware", "wiring.svg"), encoding="utf-8") as f:
+        tags = dict((int(n), (name, to)) for n, name, to in
+                    re.findall(r'class="wire" data-pin="(\d+) (\S+): ([^"]*)"', f.read()))
+    with open(os.path.join(ROOT, "hardware", "wiring.md"), encoding="utf-8") as f:
+        rows = pins._table_rows(f.read())
+    wired = {int(number) for _pico, number, _notes in rows.values() if number != "inside"}
+    assert set(tags) == wired
+    assert all(PINOUT[n] == name for n, (name, _to) in tags.items())
+    for name in config.BUTTONS:
+        assert tags[pins.physical("GP%d" % config.BUTTON_PINS[name])][1] == "Button " + name
+    assert "OLED SDA" in tags[pins.physical("GP%d" % config.I2C_SDA)][1]
