@@ -9,8 +9,8 @@
 config.py is the one source of pins; this file knows the Raspberry Pi Pico: its 40-pin header,
 which GPIOs carry I2C0/I2C1, which PWM slice and channel each GPIO drives, which are ADC inputs.
 It refuses to draw a pin map the RP2040 cannot do (see `problems`).
-
-Plain Python 3 with no dependencies; the SVG and the Wokwi JSON are written as text here.
+Plain Python 3 with no dependencies: the SVG and the Wokwi JSON are written as text, and
+--check names the differing lines (difflib).
 """
 import argparse
 import collections
@@ -92,11 +92,9 @@ WOKWI_PICO_ENV = "micropython-20241129-v1.24.1"   # a MicroPython image Wokwi of
 BUTTON_COLOURS = ("blue", "yellow", "green", "red")
 
 # Wire colours, the same in the drawing and in Wokwi (CSS colour names).
-COLOUR = {
-    "GND": "black", "3V3": "red", "VSYS": "orange",
-    "SDA": "blue", "SCL": "gold", "button": "green", "buzzer": "purple",
-    "red": "crimson", "green": "limegreen", "blue": "dodgerblue", "neopixel": "teal",
-}
+COLOUR = {"GND": "black", "3V3": "red", "VSYS": "orange", "SDA": "blue", "SCL": "gold",
+          "button": "green", "buzzer": "purple", "red": "crimson", "green": "limegreen",
+          "blue": "dodgerblue", "neopixel": "teal"}
 
 CONFIG_NAMES = ("BUTTON_PINS", "BUTTONS", "I2C_ID", "I2C_SDA", "I2C_SCL", "I2C_FREQ",
                 "OLED_ADDR", "OLED_WIDTH", "OLED_HEIGHT", "LED_KIND", "LED_PINS",
@@ -524,10 +522,8 @@ def _read(root, path):
 def generated(cfg, root=ROOT):
     """{relative path: the text config.py gives}; README.md only if it has the markers."""
     out = {WIRING_MD: wiring_md(cfg), WIRING_SVG: wiring_svg(cfg), DIAGRAM: diagram_json(cfg)}
-    readme = _read(root, README)
-    if readme is not None and readme_with_table(readme, cfg) is not None:
-        out[README] = readme_with_table(readme, cfg)
-    return out
+    readme = readme_with_table(_read(root, README) or "", cfg)
+    return dict(out, **{README: readme}) if readme is not None else out
 
 
 def _short(line):
