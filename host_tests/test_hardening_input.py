@@ -21,9 +21,13 @@ from carddraw.app import App
 from carddraw.protocol import Console, MAX_LINE
 from carddraw.controller import Controller
 from carddraw.settings import check
+from carddraw import logexport
+from carddraw.logline import SEGMENT
 from carddraw.store import Store, older
 from fakeflash import FakeFlash
 from test_hardening import figure
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import logchain  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, "host_tests", "vmlib"))
 import hardening_board  # noqa: E402
@@ -290,8 +294,16 @@ def test_a_resume_object_without_an_action_does_not_nag_at_every_boot():
     assert again.controller.view().screen != "message"
 
 
-def log_cases():
-    good = b"".join(json.dumps(r).encode() + b"\n" for r in GOOD_LOG)
+def sealed(records):
+    """Log lines as the store writes them (seq, chained hash)."""
+    out, prev = b"", ""
+    for i, r in enumerate(records):
+        line, prev = logchain.seal(prev, json.dumps(dict(r, seq=i + 1), separators=(",", ":")))
+        out += line.encode() + b"\n"
+    return out
+
+
+def log_cases(good):
     return [
         ("garbage line in the middle", good[:30] + b"\n%%%garbage\n" + good[30:]),
         ("torn last line", good + b'{"ev": "draw", "n": 2, "ca'),
@@ -310,26 +322,64 @@ def log_cases():
     ]
 
 
-LOG_CASES = log_cases()
+LOG_CASES = log_cases(b"".join(json.dumps(r).encode() + b"\n" for r in GOOD_LOG))
+SEGMENT_CASES = log_cases(sealed(GOOD_LOG))
 
 
 @pytest.mark.parametrize("name,data", LOG_CASES, ids=[c[0] for c in LOG_CASES])
 @pytest.mark.parametrize("where", ["log", "log1"])
-def test_damaged_log_boots_the_app_and_new_records_stay_whole(name, data, where):
+def test_damaged_older_log_boots_the_app_is_migrated_and_new_records_stay_whole(name, data, where):
+    # older firmware's log.jsonl / log.1.jsonl: copied into the first segment at the first
+    # write (the boot's resume record), its damage counted in {"ev": "migrated"} and reported
     files = good_files(**{where: data})
     app, fs, board = boot(files)
     assert app.notices == []                 # the log is not read at boot: nothing to say
     assert app.controller.resume_state() == GOOD_ACTION and app.controller.settings == GOOD_SETTINGS
     go_on(app, board)
     recs, bad = log_of(fs)
+    assert LOG not in fs.flash and LOG1 not in fs.flash and bad == 0
+    kept = [r for r in GOOD_LOG if json.dumps(r).encode() in data]
+    if where == "log1":
+        kept += GOOD_LOG  # log.jsonl, good, follows log.1.jsonl
+    assert [r for r in recs if r in GOOD_LOG] == kept  # every whole old record, first
+    migrated = [r for r in recs if r["ev"] == "migrated"]
+    assert len(migrated) == 1 and migrated[0]["damaged"] <= data.count(b"\n") + 2
+    check_new_records(recs, fs, True)
+    tried("log files")
+
+
+@pytest.mark.parametrize("name,data", SEGMENT_CASES, ids=[c[0] for c in SEGMENT_CASES])
+def test_damaged_log_segment_boots_the_app_and_new_records_stay_whole(name, data):
+    files = good_files(log=None)
+    files[SEGMENT % 1] = data
+    app, fs, board = boot(files)
+    assert app.notices == []                 # the log is not read at boot: nothing to say
+    assert app.controller.resume_state() == GOOD_ACTION and app.controller.settings == GOOD_SETTINGS
+    go_on(app, board)
+    if app.store.full:  # only a segment grown past the whole log's limit (not by the store)
+        assert name == "a 1 MB line, no newline" and "log full: export" in app.notices
+        assert logexport.ack(app.store, *app.store.last()) is None  # the bench saved it
+        app.loop_pass(20_000)
+        data = b""  # the exported segment went to make room: the records wait no more
+    recs, bad = log_of(fs)
+    kept = [r for r, line in zip(GOOD_LOG, sealed(GOOD_LOG).splitlines()) if line in data]
+    assert [r for r in recs if r in GOOD_LOG] == kept
+    assert bad <= data.count(b"\n") + 2
+    # records without a hash amid the chain (pads written by something else) are named
+    check_new_records(recs, fs, name != "a log over the limit")
+    tried("log files")
+
+
+def check_new_records(recs, fs, chained):
+    """The records written after the damage all read back whole, in order, at the end, and
+    chain on from the last whole record before the damage."""
     new = [r for r in recs if r["ev"] == "resume" or r.get("ms", 0) >= 10_000]
     assert new and new[0]["ev"] == "resume" and len(new) >= 3
-    # the records written after the damage all read back whole, in order, at the end
-    assert recs[-len(new):] == new
-    if name == "a log over the limit" and where == "log":
-        assert LOG1 in fs.flash              # rotated away, whole
-    assert bad <= data.count(b"\n") + 2
-    tried("log files")
+    assert [r for r in recs if r["ev"] not in ("damage", "migrated")][-len(new):] == new
+    lines = []
+    Store(fs=fs.reboot()).read_log(lines.append, raw=True)
+    ok, first_bad, why = logchain.verify(lines)
+    assert ok if chained else (first_bad == len(GOOD_LOG) and "has no hash" in why), why
 
 
 # -- the bench protocol ----------------------------------------------------------------------

@@ -280,21 +280,25 @@ class Store:
         return True
 
     def _find_last(self):
-        """The last whole record's seq and hash, from the tail of the newest segments."""
+        """The last whole record's seq and hash: from the newest segment's tail (2 lines'
+        worth), or, when damage fills the tail, from the whole segment, or an older one."""
         for first in reversed(self._segs):
             path = self.root + SEGMENT % first
             size = self._size(path)
-            found = []
-            self._read_lines(SEGMENT % first, found.append, True, max(0, size - 2 * LINE_MAX))
-            for text in reversed(found):
-                seq = json.loads(text).get("seq")
-                if type(seq) is int and line_hash(text):
-                    self._seq = seq + 1
-                    self._prev = line_hash(text)
-                    self._torn = size and not self._ends_line(path, size)
-                    return
             if first == self._segs[-1] and size:
                 self._torn = not self._ends_line(path, size)
+            start = max(0, size - 2 * LINE_MAX)
+            for at in (start, 0) if start else (0,):
+                found = []
+                self._read_lines(SEGMENT % first, found.append, True, at)
+                for text in reversed(found):
+                    seq = json.loads(text).get("seq")
+                    if type(seq) is int and line_hash(text):
+                        self._seq = seq + 1
+                        self._prev = line_hash(text)
+                        return
+        if self._segs:  # nothing whole anywhere: go on after the newest segment's name
+            self._seq = self._segs[-1]
 
     def _put(self, record):
         """Write one record as the next link of the chain. -> True, or False (flash error, or
