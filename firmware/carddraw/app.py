@@ -13,6 +13,7 @@ from carddraw.controller import Controller, View
 
 NOTICE_MS = 4000      # a notice (a damaged file, an error) stays this long on the bottom line
 BLINK_MS = 250
+LOW_BATTERY = 15      # percent: below it the device says the battery is low, once
 BATTERY_MS = 5000     # the battery is read this often, not every loop pass (8 ADC reads each)
 
 
@@ -227,13 +228,27 @@ class App:
         if self.idle == 2:
             return
         if self.battery_at is None or now - self.battery_at >= BATTERY_MS:
-            self.battery = board.battery.percent() // 10  # the icon has 10 steps
+            percent = board.battery.percent()
+            self.battery = percent // 10  # the icon has 10 steps
             self.battery_at = now
-        key = (view.screen, tuple(view.lines), self.battery)
+            self.battery_low(percent, now)
+        key = (view.screen, tuple(view.lines), self.battery, getattr(view, "art", None))
         if key != self.drawn:
             screens.render(view, board.display, key[2] * 10)
             board.display.show()
             self.drawn = key
+
+    low_said = False    # the low battery was said (set again only once charged)
+
+    def battery_low(self, percent, now):
+        """Below LOW_BATTERY percent the device says so in words, once (a notice, not on every
+        frame), and logs it; it says so again only after a charge above LOW_BATTERY + 10."""
+        if percent < LOW_BATTERY and not self.low_said:
+            self.low_said = True
+            self.store.notices.append("Battery low: %d%%" % percent)
+            self.store.log({"ev": "battery", "ms": now, "percent": percent})
+        elif percent >= LOW_BATTERY + 10:
+            self.low_said = False
 
     def idle_check(self, now):
         idle_for = now - self.last_input

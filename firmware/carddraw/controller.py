@@ -106,18 +106,22 @@ LOADED = []  # the on-demand modules in RAM now
 
 class View:
     """What the device shows: a screen name, up to ROWS lines of up to COLS characters (the
-    first is the title), the LED colour (None = off) and whether it blinks (timed warning)."""
+    first is the title), the LED colour (None = off), whether it blinks (timed warning), and
+    art: None, or what screens.render draws as graphics instead of the lines (a small tuple,
+    see pictures.py; made by the screen's entry in ART). The lines stay the screen's words:
+    the bench protocol's show and the tests read them."""
 
-    def __init__(self, screen, lines, led=None, blink=False):
+    def __init__(self, screen, lines, led=None, blink=False, art=None):
         self.screen = screen
         self.lines = lines
         self.led = led
         self.blink = blink
+        self.art = art
 
     def __eq__(self, other):
         return (isinstance(other, View) and self.screen == other.screen
                 and self.lines == other.lines and self.led == other.led
-                and self.blink == other.blink)
+                and self.blink == other.blink and self.art == other.art)
 
 
 # -- texts ------------------------------------------------------------------------------------
@@ -293,8 +297,10 @@ class Controller:
         if self._view is None:
             lines, led = self._lines()
             lines[0] = lines[0][:TITLE_COLS]  # room for the battery icon
+            art = ART.get(self.screen)
             self._view = View(self.screen, [line[:COLS] for line in lines[:ROWS]], led,
-                              self.screen == "active" and self.warn > 0)
+                              self.screen == "active" and self.warn > 0,
+                              art and art(self, lines))
         return self._view
 
     def take_beeps(self):
@@ -737,6 +743,35 @@ def card_lines(ctl):
     return lines + [outcome, "", "D:go on"], colour
 
 
+# -- graphics for the screens played most (pictures.py draws them; the lines stay) ----------
+CARD_FOOT = {SUCCEEDED: "Done! D:go on", FAILED: "Failed D:go on", REFEREE: "Referee's call"}
+
+
+def active_art(ctl, lines):
+    """The deck, the chance in large digits (R26), draws and redraws; the tally and the hint,
+    or the timed warning, at the foot."""
+    action = ctl.action
+    side = ("Draw %d" % action.draws, "Redr %d" % action.redraws_left)
+    if ctl.settings["timed"] and not ctl.warn:
+        side += ("in %ds" % ctl.seconds_left(),)
+    foot = (lines[6], lines[7]) if ctl.warn else (tally(action), lines[7])
+    return ("deck", action.skill, part(NAMES, SKILLS.index(action.skill)),
+            action.deck.counts(), pct(ctl.chance(action)).strip(), side, foot)
+
+
+def card_art(ctl, lines):
+    """The drawn card, large, with its colour word, the label of what it did (lines[1]) and
+    the action's words (R24); the hint, or how the action stands once the card applied."""
+    action = ctl.action
+    if not ctl.applied:
+        foot = "D:ok H:redraw" if action.redraws_left else "D:ok"
+    else:
+        foot = CARD_FOOT.get(action.state, "D:go on")
+    return ("card", action.skill, part(NAMES, SKILLS.index(action.skill)),
+            action.deck.counts(), ctl.card, lines[1], wrap(words(action.skill, ctl.card), 14)[:2],
+            (foot,))
+
+
 def message_lines(ctl):
     title, lines, _ = ctl.msg
     return [title] + lines + ["", "Any key: back"], None
@@ -750,3 +785,4 @@ LONG = {"setup": long_setup}
 LINES = {"setup": setup_lines, "active": active_lines, "card": card_lines,
          "message": message_lines}
 TICK = {"active": Controller._timed}
+ART = {"active": active_art, "card": card_art}   # screens drawn as graphics

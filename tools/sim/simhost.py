@@ -261,7 +261,7 @@ class Device:
                     while b:
                         b &= b - 1
                         n += 1
-                out = {"sim": "screen", "on": SIM.oled_on, "lit": n, "text": self.ocr(pic)}
+                out = {"sim": "screen", "on": SIM.oled_on, "lit": n, "text": self.text(pic)}
             else:
                 raise ValueError("unknown simulator line %r" % text[:20])
         except ValueError as e:
@@ -273,7 +273,7 @@ class Device:
     def readout(self, frame=False):
         """JSON: t (ms), led [r, g, b], tones [[ms, hz]...], replies [json text...], held,
         on/contrast of the OLED, and when the picture changed (or frame=True) screen (hex of
-        the visible 1,024-byte MONO_VLSB picture) and text (its 8 lines read from the pixels)."""
+        the visible 1,024-byte MONO_VLSB picture) and text (its 8 lines: see text())."""
         out = {"t": self.now, "led": list(SIM.led_rgb()), "tones": self.tones,
                "replies": self.replies[:], "held": list(self.held), "on": SIM.oled_on,
                "contrast": SIM.contrast, "busy": self.busy(), "errors": self.errors}
@@ -284,11 +284,21 @@ class Device:
             self._frame_key = key
             pic = SIM.screen()
             out["screen"] = binascii.hexlify(pic).decode()
-            out["text"] = self.ocr(pic)
+            out["text"] = self.text(pic)
         return json.dumps(out)
 
     def frame(self):
         return self.readout(True)
+
+    def text(self, pic):
+        """The picture's text. A picture of a view with art (graphics: a deck bar, large
+        digits, a card) reads as that view's lines when the OLED shows exactly the firmware's
+        rendering of it; any other picture is read from its pixels (ocr)."""
+        key = self.app.drawn
+        if key is not None and key[3] and self.render_view() == binascii.hexlify(pic).decode():
+            lines = [line.rstrip() for line in key[1]]
+            return lines + [""] * (config.ROWS - len(lines))
+        return self.ocr(pic)
 
     def ocr(self, pic):
         """The picture's text, 16 x 8 cells of the firmware's 8x8 font (the title row lit, its
@@ -321,7 +331,7 @@ class Device:
             return ""
         buf = bytearray(1024)
         fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
-        screens.render(View(key[0], list(key[1])), fb, key[2] * 10)
+        screens.render(View(key[0], list(key[1]), art=key[3]), fb, key[2] * 10)
         return binascii.hexlify(buf).decode()
 
     def stats(self):
