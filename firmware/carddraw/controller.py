@@ -744,32 +744,34 @@ def card_lines(ctl):
 
 
 # -- graphics for the screens played most (pictures.py draws them; the lines stay) ----------
-CARD_FOOT = {SUCCEEDED: "Done! D:go on", FAILED: "Failed D:go on", REFEREE: "Referee's call"}
-
-
 def active_art(ctl, lines):
-    """The deck, the chance in large digits (R26), draws and redraws; the tally and the hint,
-    or the timed warning, at the foot."""
+    """The deck, the chance in large digits (R26), draws and redraws (or the time to the next
+    timed draw); the hint, or the timed warning, then the tally at the foot."""
     action = ctl.action
-    side = ("Draw %d" % action.draws, "Redr %d" % action.redraws_left)
-    if ctl.settings["timed"] and not ctl.warn:
-        side += ("in %ds" % ctl.seconds_left(),)
-    foot = (lines[6], lines[7]) if ctl.warn else (tally(action), lines[7])
+    side = ("Draw%2d" % action.draws, "Redr %d" % action.redraws_left)
+    if ctl.warn:
+        hint = "DRAW %ds  S:stop" % ctl.warn
+    else:
+        hint = lines[7]
+        if ctl.settings["timed"]:
+            side = ("in %2ds" % ctl.seconds_left(), side[0])
     return ("deck", action.skill, part(NAMES, SKILLS.index(action.skill)),
-            action.deck.counts(), pct(ctl.chance(action)).strip(), side, foot)
+            action.deck.counts(), pct(ctl.chance(action)).strip(), side, (hint, tally(action)))
 
 
 def card_art(ctl, lines):
     """The drawn card, large, with its colour word, the label of what it did (lines[1]) and
-    the action's words (R24); the hint, or how the action stands once the card applied."""
+    the action's words (R24); at the foot, where the active screen has its tally: the tally,
+    the black's outcome, or the hint while a redraw is possible."""
     action = ctl.action
     if not ctl.applied:
-        foot = "D:ok H:redraw" if action.redraws_left else "D:ok"
+        foot = "D:ok  H:redraw"
     else:
-        foot = CARD_FOOT.get(action.state, "D:go on")
+        # a success shows in the tally itself, in its place; a black's outcome replaces it
+        foot = action.state != SUCCEEDED and OUTCOMES.get(action.state) or tally(action)
     return ("card", action.skill, part(NAMES, SKILLS.index(action.skill)),
-            action.deck.counts(), ctl.card, lines[1], wrap(words(action.skill, ctl.card), 14)[:2],
-            (foot,))
+            action.deck.counts(), ctl.card, lines[1],
+            wrap(words(action.skill, ctl.card), 14)[:2], (foot,))
 
 
 def message_lines(ctl):

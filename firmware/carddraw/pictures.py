@@ -3,11 +3,14 @@
 #
 #   y  0-7   title bar: the skill's icon, the title, the skill's mark (the battery: render)
 #   y  9-22  the deck: four card symbols, each colour its own pattern, with letter and count
-#   y 24-63  the stage: the chance in large digits (deck views) or the drawn card (card views)
+#   y 24-55  the stage: the chance in large digits (deck views) or the drawn card (card views)
+#   y 56-63  the foot line, at the same place on both (the tally, as a rule)
 #
-# The title bar and the deck sit at the same pixels on the active and the card screens, and
-# every count, digit and text has a place of its own: a draw changes the stage and the few
-# digits that changed, and the SSD1306 driver sends only those columns (see ssd1306.py).
+# Bytes per draw: the title bar, the deck and the foot line are the same pixels on the active
+# and the card screens, and every count, digit and text has a place of its own, so a draw
+# changes the 4 pages of the stage and a few digits; the SSD1306 driver sends only the
+# changed columns of each page (see ssd1306.py). The stage's row at y 24 is short on both
+# screens ("Chance", the colour word), so that page's span ends near x 70.
 # Canvas calls: text, fill_rect, rect and pixel. Pure: no I/O.
 #
 # Art, by kind (what the controller's line-builders put in View.art):
@@ -15,12 +18,12 @@
 #   characters, counts the deck (green, yellow, red, black); then by kind:
 #   ("deck", ..., chance, side, foot)  set-up and active screens
 #       chance: a short text such as "97.1%" (large digits: 0-9 . % < > only); side: up to
-#       3 texts of up to 7 characters, right of the chance; foot: up to 2 lines of up to 16
+#       2 texts of up to 6 characters, right of the digits (ending by x 108); foot: up to 2 lines of up to 16
 #       characters (the first at y 48, the second at y 56)
 #   ("card", ..., colour, label, words, foot)  a drawn card
 #       label: what the card did ("Success 1 of 3"); words: up to 2 lines of up to 14
-#       characters (the action's own words); foot: one line of up to 14 characters (all
-#       drawn 7 px apart, beside the card)
+#       characters (the action's own words), drawn 7 px apart beside the card; foot: one
+#       line of up to 16 characters at y 56
 #
 # RAM: on the board this module's bytecode sits in the heap, so the pictures are data, not
 # code: one 142-byte table of columns (bit 0 the top pixel) drawn by one routine, cols().
@@ -102,28 +105,28 @@ def draw(canvas, art):
     if art[0] == "card":
         colour, label, words, foot = art[4:8]
         c = COLOURS.index(colour)
-        card(canvas, c, 0, 24, 22, 40)
-        canvas.fill_rect(4, 37, 14, 14, 0)   # the letter on the card, on a dark window
-        canvas.rect(4, 37, 14, 14, 1)
-        canvas.text(LETTERS[c], 7, 40, 1)
+        card(canvas, c, 0, 24, 22, 32)
+        canvas.fill_rect(4, 33, 14, 14, 0)   # the letter on the card, on a dark window
+        canvas.rect(4, 33, 14, 14, 1)
+        canvas.text(LETTERS[c], 7, 36, 1)
         texts = [colour.upper(), label] + list(words[:2])
         for i in range(len(texts)):
             narrow(canvas, texts[i], 26, 24 + 8 * i)
-        if foot:
-            narrow(canvas, foot[0], 26, 56)
-        return
-    chance, side, foot = art[4:7]
-    canvas.text("Chance", 0, 24, 1)
-    x = 0
-    for ch in chance:       # the large digits
-        g = BIG.find(ch)
-        if g >= 0:
-            at, n = 5 * g, 5
-            if ch == ".":   # its 2 lit columns only
-                at, n = at + 1, 2
-            cols(canvas, at, n, x, 33, 2)
-            x += 2 * n + 2
-    for i in range(min(3, len(side))):
-        canvas.text(side[i][:7], 72, 24 + 8 * i, 1)
-    for i in range(min(2, len(foot))):
-        canvas.text(foot[i][:16], 0, 48 + 8 * i, 1)
+        foot = foot[:1]
+    else:
+        chance, side, foot = art[4:7]
+        canvas.text("Chance", 0, 24, 1)
+        x = 0
+        for ch in chance:       # the large digits
+            g = BIG.find(ch)
+            if g >= 0:
+                at, n = 5 * g, 5
+                if ch == ".":   # its 2 lit columns only
+                    at, n = at + 1, 2
+                cols(canvas, at, n, x, 33, 2)
+                x += 2 * n + 2
+        for i in range(min(2, len(side))):
+            narrow(canvas, side[i][:6], 66, 32 + 8 * i)
+        foot = foot[:2]
+    for i in range(len(foot)):
+        canvas.text(foot[i][:16], 0, 56 - 8 * (len(foot) - 1 - i), 1)
