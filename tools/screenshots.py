@@ -24,7 +24,7 @@ fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
 shots = {}
 
 def snap(v):
-    if v.screen not in shots or (v.screen == "card" and v.led == "black"):
+    if v.screen not in shots:   # the first of each: the card screen's is the tour's red card
         shots[v.screen] = [list(buf), v.led]
 
 tour(fb, snap, 80)
