@@ -1,0 +1,142 @@
+"""One-page quick-start cards, one for players and one for referees, made of the device's own
+screens (rendered by the firmware's drawing code in the MicroPython VM: tools/screenshots.py)
+with a few words beside each. Pillow draws them, with its built-in font at a pinned version,
+so the same firmware gives the same pictures.
+
+    python tools/cards.py [OUT_DIR]     # default docs/: quickstart-players.png, quickstart-referees.png
+"""
+import os
+import sys
+
+from PIL import Image, ImageDraw, ImageFont
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import screenshots  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MARGIN, GAP = 36, 28
+SHOT_W, SHOT_H = 128 * screenshots.SCALE + 56, 64 * screenshots.SCALE + 16
+PAGE_W = 2 * SHOT_W + GAP + 2 * MARGIN
+INK, SOFT, PAPER, BAND = (20, 24, 32), (80, 86, 96), (250, 250, 246), (30, 60, 90)
+
+PLAYERS = ("Card Draw: players' quick start",
+           "Surgery, repair or a scan, one card at a time. Four buttons: RANK, HELP, DRAW, "
+           "STOP. Hold one about a second for a long press (the buzzer clicks).",
+           [("active", "Your action",
+             "The deck, card by card: G solid (success), Y stripes (setback), R cross-hatch "
+             "(complication), B dots (catastrophe), each with its count. Below, your chance "
+             "to succeed, draws and redraws left, successes and complications. DRAW draws; "
+             "STOP asks whether to stop."),
+            ("card", "The card you drew",
+             "Its colour and pattern, what it did, and what it means for the patient, the "
+             "machine or the scan. The LED shows it: green, yellow, red, purple for black. "
+             "DRAW goes on; HELP spends a redraw when you have one."),
+            ("success", "Success",
+             "Enough successes: finish with a minute of roleplay, or chain straight into a "
+             "new action."),
+            ("confirm", "Stopping short",
+             "A stop before success is a failed attempt: this task cannot be tried again "
+             "today. DRAW stops, any other button goes back."),
+            ("referee", "A black card",
+             "A catastrophe. With a referee present the action waits for them; without one "
+             "it fails at once."),
+            ("finishing", "Finishing",
+             "At least a minute of roleplay, counted down, then the summary.")],
+           "Switching off is no escape: after a power cut the device comes back to the action, "
+           "card and all.")
+
+REFEREES = ("Card Draw: referees' quick start",
+            "Set the task, hand the prop over, keep the powers behind the code. Hold STOP on "
+            "any screen for the referee lock.",
+            [("setup", "Set-up",
+              "Skill, ranks, helpers, the deck they build and the chance. RANK ranks +1, "
+              "HELP helpers +1 (hold: step down), STOP next skill, DRAW starts. Hold DRAW for "
+              "the options."),
+             ("options", "Options",
+              "Difficulty cards of each colour, successes needed, automatic successes, "
+              "redraws, bonus greens, referee present, timed mode, buzzer, brightness."),
+             ("lock", "Referee lock",
+              "Enter the 4-press code with R H D S. The default is R H R H: change it "
+              "before the event, or a player can let a black pass."),
+             ("refmenu", "Referee menu",
+              "A black: go on (it leaves the deck) or fail. A helper leaves, adjust the "
+              "deck, undo the last draw, end the action, change the code. Closes after 30 s."),
+             ("adjust", "Adjust the deck",
+              "DRAW picks a colour, RANK removes a card, HELP adds one. The deck then "
+              "settles: 4 yellows become a red, 4 reds a black."),
+             ("summary", "Summary",
+              "Successes, complications and the outcome. Every draw and decision is in the "
+              "log: make logs exports it.")],
+            "The deck: base 2 green, 2 yellow, 1 red; +1 green a rank; +1 a helper, up to "
+            "the ranks; then bonus and difficulty cards.")
+
+
+def font(size):
+    return ImageFont.load_default(size=size)
+
+
+def wrapped(draw, text, width, face):
+    """text split into lines no wider than width pixels."""
+    lines, line = [], ""
+    for word in text.split():
+        trial = (line + " " + word).strip()
+        if line and draw.textlength(trial, font=face) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = trial
+    return lines + [line] if line else lines
+
+
+def paragraph(draw, xy, text, width, face, fill, spacing=6):
+    """Draw text wrapped to width at xy; return the y below it."""
+    x, y = xy
+    for line in wrapped(draw, text, width, face):
+        draw.text((x, y), line, font=face, fill=fill)
+        y += face.size + spacing
+    return y
+
+
+def card(spec, shots):
+    """One page: a title band, the lead-in, a grid of screens with their words, a footnote."""
+    title, lead, cells, foot = spec
+    body, small, head = font(17), font(15), font(21)
+    scratch = ImageDraw.Draw(Image.new("RGB", (1, 1)))
+    captions = [head.size + 14 + len(wrapped(scratch, words, SHOT_W, small)) * (small.size + 6)
+                for _, _, words in cells]
+    rows = [SHOT_H + max(captions[i:i + 2]) + GAP for i in range(0, len(cells), 2)]
+    lead_h = len(wrapped(scratch, lead, PAGE_W - 2 * MARGIN, body)) * (body.size + 6)
+    foot_h = len(wrapped(scratch, foot, PAGE_W - 2 * MARGIN, body)) * (body.size + 6)
+    page = Image.new("RGB", (PAGE_W, 120 + lead_h + sum(rows) + foot_h + MARGIN), PAPER)
+    draw = ImageDraw.Draw(page)
+    draw.rectangle([0, 0, PAGE_W, 84], fill=BAND)
+    draw.text((MARGIN, 24), title, font=font(34), fill=PAPER)
+    y = paragraph(draw, (MARGIN, 104), lead, PAGE_W - 2 * MARGIN, body, INK) + 16
+    for i, (screen, name, words) in enumerate(cells):
+        x = MARGIN + (i % 2) * (SHOT_W + GAP)
+        top = y + sum(rows[:i // 2])
+        buf, led = shots[screen]
+        page.paste(screenshots.picture(buf, led), (x, top))
+        draw.text((x, top + SHOT_H + 8), name, font=head, fill=INK)
+        paragraph(draw, (x, top + SHOT_H + 14 + head.size), words, SHOT_W, small, SOFT)
+    paragraph(draw, (MARGIN, y + sum(rows)), foot, PAGE_W - 2 * MARGIN, body, INK)
+    return page
+
+
+def build(shots):
+    """{file name: page image} from the screens (screenshots.frames())."""
+    return {"quickstart-players.png": card(PLAYERS, shots),
+            "quickstart-referees.png": card(REFEREES, shots)}
+
+
+def main(out=os.path.join(ROOT, "docs")):
+    os.makedirs(out, exist_ok=True)
+    pages = build(screenshots.frames())
+    for name, page in pages.items():
+        page.save(os.path.join(out, name), optimize=True)
+    print("%d quick-start cards written to %s" % (len(pages), os.path.relpath(out, ROOT)))
+    return pages
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:])
