@@ -1,4 +1,4 @@
-# The graphics of the set-up, active and card screens, drawn by screens.render for a view
+# The graphics of the active and card screens, drawn by screens.render for a view
 # with `art`, on the 128x64 one-colour OLED under the title bar that render lit:
 #
 #   y  0-7   title bar: the skill's icon, the title, the skill's mark (the battery: render)
@@ -16,7 +16,7 @@
 # Art, by kind (what the controller's line-builders put in View.art):
 #   (kind, skill, title, counts, ...): skill one of SKILLS (its look), title up to 10
 #   characters, counts the deck (green, yellow, red, black); then by kind:
-#   ("deck", ..., chance, side, foot)  set-up and active screens
+#   ("deck", ..., chance, side, foot)  the active screen (a set-up screen could use it too)
 #       chance: a short text such as "97.1%" (large digits: 0-9 . % < > only); side: up to
 #       2 texts of up to 6 characters, right of the digits (ending by x 108); foot: up to 2 lines of up to 16
 #       characters (the first at y 48, the second at y 56)

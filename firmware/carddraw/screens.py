@@ -2,13 +2,13 @@
 # hline, vline and pixel are used, so a framebuf.FrameBuffer, the SSD1306 driver or a test's
 # recorder all work. Pure: no I/O.
 #
-# A view with `art` (the set-up, active and card screens) is drawn as graphics by
+# A view with `art` (the active and card screens) is drawn as graphics by
 # pictures.py; any other view as text, 16 columns x 8 rows of the 8x8 font. Both share the
 # title bar (row 0: lit, the title dark in it, the battery icon at its right end).
 #
 # pictures.py is imported at the first view with art, not with this module: on the board a
-# module's bytecode sits in the heap (pictures.mpy costs some 1.9 KB there), and the screens
-# shown at boot need none of it.
+# module's bytecode sits in the heap (pictures.mpy costs some 2 KB there), and the screens
+# shown at boot (set-up, or a resumed action's) need it only when an action is on.
 from carddraw.config import COLS, ROWS, TITLE_COLS
 
 W = 128
