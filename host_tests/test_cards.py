@@ -21,7 +21,8 @@ def same(made, path):
     with Image.open(path) as committed:
         if committed.size != made.size:
             return False
-        return ImageChops.difference(committed.convert("RGB"), made.convert("RGB")).getbbox() is None
+        diff = ImageChops.difference(committed.convert("RGB"), made.convert("RGB"))
+        return diff.getbbox() is None
 
 
 def test_the_pictures_in_docs_are_made_from_the_current_screens(tmp_path):
@@ -46,5 +47,6 @@ def test_each_card_shows_the_screens_it_names():
     before, after = cards.build(blank), cards.build(lit)
     diff = ImageChops.difference(before["quickstart-players.png"], after["quickstart-players.png"])
     assert diff.getbbox() is not None
-    diff = ImageChops.difference(before["quickstart-referees.png"], after["quickstart-referees.png"])
+    name = "quickstart-referees.png"
+    diff = ImageChops.difference(before[name], after[name])
     assert diff.getbbox() is None                # the referees' card has no active screen

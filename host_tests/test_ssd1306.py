@@ -53,8 +53,8 @@ def test_random_frames_reach_the_display_ram_byte_for_byte_sending_only_changed_
                     d.rect(x, y, random.randrange(1, 60), random.randrange(1, 30), 0)
             now = bytes(d.buffer)
             out["expected"].append(span_bytes(now, prev))
-            out["pages"].append(128 * sum(1 for p in range(8)
-                                           if now[p * 128:p * 128 + 128] != prev[p * 128:p * 128 + 128]))
+            rows = [(now[p * 128:(p + 1) * 128], prev[p * 128:(p + 1) * 128]) for p in range(8)]
+            out["pages"].append(128 * sum(1 for a, b in rows if a != b))
             out["sent"].append(d.show())
             out["sim"] = SIM.end_frame()
             out["ram_equal"].append(bytes(SIM.oled) == now)

@@ -3,7 +3,7 @@ screens (rendered by the firmware's drawing code in the MicroPython VM: tools/sc
 with a few words beside each. Pillow draws them, with its built-in font at a pinned version,
 so the same firmware gives the same pictures.
 
-    python tools/cards.py [OUT_DIR]     # default docs/: quickstart-players.png, quickstart-referees.png
+    python tools/cards.py [OUT_DIR]   # default docs/: quickstart-players.png, -referees.png
 """
 import os
 import sys
