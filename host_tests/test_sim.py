@@ -161,11 +161,11 @@ def test_flash_folder_keeps_the_action_across_a_restart(tmp_path):
     first = replies(sim(["--protocol", "--flash", flash], "seed 3\npress DRAW\npress DRAW\nshow\n"))
     card = first[-1]
     assert card["screen"] == "card" and card["draws"] == 1
-    assert sorted(os.listdir(flash)) == ["action.json", "log.jsonl"]
+    assert sorted(os.listdir(flash)) == ["action.json", "log.000001.jsonl"]  # the log's first segment
     # power comes back: the same card, the same deck; no escape from it
     again = replies(sim(["--protocol", "--flash", flash], "show\n"))
     assert again[0] == card
-    log = [json.loads(line) for line in open(os.path.join(flash, "log.jsonl"))]
+    log = [json.loads(line) for line in open(os.path.join(flash, "log.000001.jsonl"))]
     assert [r["ev"] for r in log][-1] == "resume"
     assert "draw" in [r["ev"] for r in log]
 
