@@ -85,13 +85,28 @@ def open_device(ctx, url):
     errors = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.errors = errors
+    console = []
+    page.on("console", lambda m: console.append("%s: %s" % (m.type, m.text)))
+    page.console = console
     page.goto(url)
     wait_ready(page)
     return page
 
 
-def wait_ready(page):
-    page.wait_for_function("window.carddraw && window.carddraw.ready")
+def wait_ready(page, boots=0):
+    """Until the device has booted more than `boots` times in this page (0: at all); a device
+    that never comes up fails with what the page said."""
+    try:
+        page.wait_for_function("n => window.carddraw && window.carddraw.ready && "
+                               "Number(document.body.dataset.boots) > n", arg=boots)
+    except Exception as e:
+        said = page.evaluate("document.querySelector('#status').textContent")
+        raise AssertionError("the device did not come up: status %r, errors %r, console %r"
+                             % (said, page.errors, page.console[-10:])) from e
+
+
+def boots(page):
+    return int(page.get_attribute("body", "data-boots"))
 
 
 def screen_text(page):
@@ -199,8 +214,9 @@ def test_offline_reload_resumes_the_action_from_the_service_worker_cache(site, b
     wait_text(page, "D:draw  S:stop")
     wait_saved(page)
     active = screen_text(page)
+    booted = boots(page)
     page.click("#power")                                # switched off and on: resumes again
-    wait_ready(page)
+    wait_ready(page, booted)
     assert screen_text(page) == active
     # installable: the manifest and its icons come from the cache too
     manifest = page.evaluate("fetch('manifest.webmanifest').then(r => r.json())")

@@ -84,6 +84,7 @@ async function boot() {
   say("");
   window.carddraw.ready = true;
   document.body.dataset.ready = "true";
+  document.body.dataset.boots = String(Number(document.body.dataset.boots || 0) + 1);
 }
 
 function powerOff() {
@@ -236,15 +237,16 @@ document.addEventListener("keydown", (e) => {
 });
 
 $("#sound").addEventListener("click", toggleSound);
-$("#power").addEventListener("click", async () => {
+const failedToStart = (e) => say(`The device did not start: ${e.message || e}`, true);
+$("#power").addEventListener("click", () => {
   powerOff();
-  await boot();
+  boot().catch(failedToStart);
 });
 $("#erase").addEventListener("click", async () => {
   if (!confirm("Erase the flash: settings, the action in progress and the log?")) return;
   powerOff();
   localStorage.removeItem(FLASH_KEY);
-  await boot();
+  await boot().catch(failedToStart);
 });
 
 // the OLED and the device's buttons as wide as the case allows
@@ -299,4 +301,4 @@ if (!window.isSecureContext || !("serviceWorker" in navigator)) {
     .catch((e) => offlineNote(`the offline copy failed (${e.message || e})`));
 }
 
-boot().catch((e) => say(`The device did not start: ${e.message || e}`, true));
+boot().catch(failedToStart);
