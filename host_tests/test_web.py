@@ -4,8 +4,9 @@ The site is built into a temporary folder and served on 127.0.0.1 on a free port
 runs the firmware in the MicroPython VM; the tests press its buttons (touch, mouse, keys),
 read the LED element and the OLED element's canvas, and compare the pixels with the
 firmware's own framebuf rendering of the same view. Then offline: the service worker serves
-the reload and the action resumes from the flash kept in the browser. Screenshots go to
-artifacts/ and, for the README, docs/img/ (the terminal's ANSI output rendered as HTML).
+the reload and the action resumes from the flash kept in the browser. Screenshots go to a
+temporary folder and, with UPDATE_DOCS=1, over README's docs/img/ pictures (the terminal's
+ANSI output rendered as HTML).
 """
 import ast
 import html
@@ -15,6 +16,7 @@ import shutil
 import ssl
 import subprocess
 import sys
+import tempfile
 import threading
 import urllib.request
 
@@ -35,8 +37,17 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
 # Every wait below is on a real signal (the page's state); this is only how long a signal may
 # take on a busy machine before the test says it never came.
 PATIENCE_MS = 120_000
-ARTIFACTS = os.path.join(ROOT, "artifacts")
+# Screenshots go outside the tree (no test writes into it); README's pictures in docs/img are
+# refreshed only when asked: UPDATE_DOCS=1 .venv/bin/python -m pytest host_tests/test_web.py
+ARTIFACTS = os.environ.get("CARDDRAW_ARTIFACTS") or os.path.join(tempfile.gettempdir(),
+                                                                 "carddraw-artifacts")
 DOCS_IMG = os.path.join(ROOT, "docs", "img")
+
+
+def publish(shot, name):
+    """Copy a screenshot over README's picture, only when UPDATE_DOCS=1 asks for it."""
+    if os.environ.get("UPDATE_DOCS") == "1":
+        shutil.copyfile(shot, os.path.join(DOCS_IMG, name))
 PHONE = {"width": 390, "height": 844}
 
 
@@ -253,8 +264,7 @@ def test_phone_layout_and_screenshot(site, browser):
     os.makedirs(ARTIFACTS, exist_ok=True)
     shot = os.path.join(ARTIFACTS, "web-phone.png")
     page.screenshot(path=shot)
-    os.makedirs(DOCS_IMG, exist_ok=True)
-    shutil.copyfile(shot, os.path.join(DOCS_IMG, "web.png"))
+    publish(shot, "web.png")
     ctx.close()
 
 
@@ -334,8 +344,7 @@ def test_terminal_screenshot(browser):
     os.makedirs(ARTIFACTS, exist_ok=True)
     shot = os.path.join(ARTIFACTS, "terminal.png")
     page.locator("#t").screenshot(path=shot)
-    os.makedirs(DOCS_IMG, exist_ok=True)
-    shutil.copyfile(shot, os.path.join(DOCS_IMG, "terminal.png"))
+    publish(shot, "terminal.png")
     ctx.close()
 
 

@@ -1,6 +1,6 @@
 # Many draws through the controller and the store, the way App's loop persists them
 # (App.save: the resume state, then the log), on the VM's RAM filesystem. Run inside the
-# MicroPython VM by test_hardening_vm.py, in top-level steps so that gc.collect() can free.
+# MicroPython VM by test_vm_soak.py, in top-level steps so that gc.collect() can free.
 import random
 import time
 

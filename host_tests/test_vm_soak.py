@@ -3,7 +3,7 @@ watchdog resetting a stalled loop with the device coming back where it was."""
 import os
 
 from conftest import ROOT, run_in_vm
-from test_hardening import figure
+from test_controller_fuzz import figure
 
 SIM = os.path.join(ROOT, "tools", "sim")
 VMLIB = os.path.join(ROOT, "host_tests", "vmlib")

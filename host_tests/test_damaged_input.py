@@ -25,7 +25,7 @@ from carddraw import logexport
 from carddraw.logline import SEGMENT
 from carddraw.store import Store, older
 from fakeflash import FakeFlash
-from test_hardening import figure
+from test_controller_fuzz import figure
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import logchain  # noqa: E402
 

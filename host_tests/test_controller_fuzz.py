@@ -1,8 +1,8 @@
 """Hardening, part 1: the controller under a fuzz (a hypothesis state machine) and the referee
 lock under a breadth-first search of everything a player can reach without the code.
 
-The other parts: test_hardening_power.py (power cuts through App), test_hardening_input.py
-(bad files, bad protocol lines, button chatter), test_hardening_vm.py (memory over 10,000
+The other parts: test_power_cuts.py (power cuts through App), test_damaged_input.py
+(bad files, bad protocol lines, button chatter), test_vm_soak.py (memory over 10,000
 draws and the watchdog, in the MicroPython VM). Each test records its figures with figure();
 they are gathered in $CARDDRAW_FIGURES (default: carddraw-hardening-figures.json in the
 temp folder) and quoted in docs/reliability.md.

@@ -28,7 +28,7 @@ from carddraw.app import App
 from carddraw.logline import SEGMENT as SEGMENT_NAME
 from carddraw.store import Store
 from fakeflash import FakeFlash, PowerCut
-from test_hardening import figure
+from test_controller_fuzz import figure
 
 sys.path.insert(0, os.path.join(ROOT, "host_tests", "vmlib"))
 import hardening_board  # noqa: E402
