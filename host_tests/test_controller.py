@@ -282,7 +282,7 @@ def test_black_without_referee_fails_at_once_R14():
     log = c.take_log()
     assert log[-1]["ev"] == "end" and log[-1]["outcome"] == "failed"
     v = keys(c, "D")
-    assert v.screen == "failed" and v.led == "black" and "void (R14)" in v.lines  # purple
+    assert v.screen == "failed" and v.led == "black" and "void." in v.lines  # purple (R14)
     assert "the heart stops" in joined(c)     # R24, surgery's black
     v = keys(c, "D")
     assert v.screen == "setup" and c.action is None
@@ -317,7 +317,7 @@ def test_redraw_before_the_result_applies_R15():
     keys(c, "D D")
     v = c.view()
     assert v.screen == "card" and v.led == "red" and c.action.pending == "red"
-    assert "Redraws left 1" in v.lines and "H:redraw (R15)" in v.lines
+    assert "Redraws left 1" in v.lines and "H:redraw" in v.lines
     assert c.action.complications == 0       # not applied yet
     v = keys(c, "H")                          # the red goes back; a new card
     assert v.led == "green" and c.action.redraws_left == 0
@@ -344,7 +344,7 @@ def test_stop_asks_first_then_says_no_retry_today_R16():
     c = dev()
     keys(c, "D")
     v = keys(c, "S")
-    assert v.screen == "confirm" and "(R16)." in joined(c)
+    assert v.screen == "confirm" and "no retry today." in joined(c)
     v = keys(c, "S")                          # back: a mis-press does not end the action
     assert v.screen == "active" and c.action.state == "active"
     keys(c, "S R")
@@ -352,7 +352,7 @@ def test_stop_asks_first_then_says_no_retry_today_R16():
     c.take_log()
     v = keys(c, "S D")
     assert v.screen == "stopped" and c.action.state == "stopped"
-    assert "today (R16)." in joined(c) and "cannot be tried again" in joined(c)
+    assert "tried again today." in joined(c) and "cannot be tried again" in joined(c)
     log = c.take_log()
     assert events(log) == ["stop", "end"] and log[1]["outcome"] == "stopped"
     assert keys(c, "D").screen == "setup"
@@ -362,7 +362,7 @@ def test_no_stop_between_a_draw_and_its_result_R16():
     c = dev("red", redraws=1)
     keys(c, "D D")
     v = keys(c, "S")
-    assert v.screen == "message" and "(R16)." in joined(c)
+    assert v.screen == "message" and "between a draw and its result." in joined(c)
     assert c.action.state == "active" and c.action.pending == "red"
     v = keys(c, "H")
     assert v.screen == "card" and c.action.pending == "red"

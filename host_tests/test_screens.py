@@ -143,6 +143,16 @@ def cpython_tour(battery):
     return views
 
 
+def test_no_rule_numbers_on_any_screen():
+    """Rule numbers belong in code and tests; players read words (DESIGN.md)."""
+    import re
+    views = cpython_tour(None)
+    shown = [(v.screen, line) for v in views for line in v.lines
+             if re.search(r"\bR[0-9]{1,2}\b", line)]
+    assert shown == []
+    assert {v.screen for v in views} == set(SCREENS)  # every screen was looked at
+
+
 @pytest.mark.parametrize("battery", [None, 0, 57, 100])
 def test_every_screen_fits_and_clears_the_battery(battery):
     views = cpython_tour(battery)

@@ -696,8 +696,8 @@ def press_card(ctl, button):
     elif button == "HELP":
         ctl._redraw()
     elif button == "STOP":
-        ctl.say("Not now", "Accept the card first: no stop between a draw and its result "
-                "(R16).", "card")
+        ctl.say("Not now", "Accept the card first: no stop between a draw and its result.",
+                "card")  # R16
 
 
 # -- what each screen shows: line-builder(controller) -> (lines, LED colour) ------------------
@@ -738,7 +738,7 @@ def card_lines(ctl):
     lines += (wrap(words(action.skill, colour)) + [""])[:2]
     if not ctl.applied:
         return lines + ["Redraws left %d" % action.redraws_left, "D:accept",
-                        "H:redraw (R15)"], colour
+                        "H:redraw"], colour  # R15
     outcome = OUTCOMES.get(action.state) or tally(action)
     return lines + [outcome, "", "D:go on"], colour
 

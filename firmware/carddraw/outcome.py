@@ -6,10 +6,11 @@
 from carddraw.controller import FINISH_MS, NAMES, SKILLS, part, tally, words, wrap
 from carddraw.deck import BLACK
 
-CONFIRM = "Stop?|Stopping short|of success is a|failed attempt:|no retry today|(R16).|" \
+# No rule numbers on a screen: the words say what happens (R16, R23 in the comments only).
+CONFIRM = "Stop?|Stopping short|of success is a|failed attempt:|no retry today.||" \
           "D:stop  S:back"
-STOPPED_TEXT = "Stopped|A failed|attempt: this|task cannot be|tried again|today (R16)."
-FINISHING = "Finishing|Roleplay the|finish: at least|one minute (R23)|"
+STOPPED_TEXT = "Stopped|A failed|attempt: this|task cannot be|tried again|today."
+FINISHING = "Finishing|Roleplay the|finish: at least|one minute.|"
 
 def press_confirm(ctl, button):
     if button == "DRAW":
@@ -55,20 +56,21 @@ def catastrophe_lines(ctl, title):
 
 def black_lines(ctl):
     return catastrophe_lines(ctl, "Black card") + [
-        "Referee decides", "(R14). Referee:", "hold STOP + code"], BLACK
+        "Referee decides:", "hold STOP and", "enter the code"], BLACK  # R14
 
 
 def failed_lines(ctl):
     # the LED keeps the black that ended it (purple): red would read as a complication
     return catastrophe_lines(ctl, "Failed") + [
-        tally(ctl.action), "Successes may be", "void (R14)", "D:done"], BLACK
+        tally(ctl.action), "Successes may be", "void.", "D:done"], BLACK  # R14
 
 
 def success_lines(ctl):
     action = ctl.action
     return ["Success!", tally(action), "Draws %d" % action.draws, "",
-            (">" if ctl.cur == 0 else " ") + "Finish      R23",
-            (">" if ctl.cur == 1 else " ") + "Chain new   R17", "R/H:move D:pick"], "green"
+            (">" if ctl.cur == 0 else " ") + "Finish",  # R23
+            (">" if ctl.cur == 1 else " ") + "Chain new task",  # R17
+            "R/H:move D:pick"], "green"
 
 
 def finishing_lines(ctl):
