@@ -145,21 +145,18 @@ def test_every_value_in_range_and_each_one_reached():
     assert sorted(set(r.randrange(7) for _ in range(500))) == list(range(7))
 
 
-@pytest.mark.parametrize("bad", [-1, 2 ** 30, "5", 1.5, True, None])
-def test_a_bad_seed_is_refused_and_changes_nothing(bad):
-    r = Rng(4)
-    state = (r.s0, r.s1)
-    with pytest.raises(ValueError, match="a seed is a whole number, 0 to 1073741823"):
-        r.seed(bad)
-    assert (r.s0, r.s1) == state
+BAD_CALLS = [("seed", bad, "a seed is a whole number, 0 to 1073741823")
+             for bad in (-1, 2 ** 30, "5", 1.5, True, None)]
+BAD_CALLS += [("randrange", bad, "randrange needs a range of 1 to 1073741823")
+              for bad in (0, -3, 2 ** 30)]
 
 
-@pytest.mark.parametrize("bad", [0, -3, 2 ** 30])
-def test_a_bad_range_is_refused_and_changes_nothing(bad):
+@pytest.mark.parametrize("method,bad,message", BAD_CALLS)
+def test_a_bad_seed_or_range_is_refused_and_changes_nothing(method, bad, message):
     r = Rng(4)
     state = (r.s0, r.s1)
-    with pytest.raises(ValueError, match="randrange needs a range of 1 to 1073741823"):
-        r.randrange(bad)
+    with pytest.raises(ValueError, match=message):
+        getattr(r, method)(bad)
     assert (r.s0, r.s1) == state
 
 
