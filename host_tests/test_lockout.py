@@ -1,0 +1,309 @@
+"""The referee lock against a player who tries codes (issue 10): codes of 4 to 8 presses kept
+as a salted hash, a growing wait after wrong tries (3 free, then 30 s, doubling, 8 h at most)
+shown as a countdown and kept across a power cut, every wrong or refused try logged without
+the code. lockcode.py is the one place that checks a code; referee.py's lock and new-code
+screens use it."""
+import json
+import os
+import random
+import sys
+from hashlib import sha256
+
+import pytest
+
+from conftest import ROOT
+from carddraw import config, lockcode
+from carddraw.app import App
+from carddraw.controller import Controller
+from carddraw.settings import check, code_ok, lock_ok
+from carddraw.store import Store
+from fakeflash import FakeFlash
+
+sys.path.insert(0, os.path.join(ROOT, "host_tests", "vmlib"))
+import hardening_board  # noqa: E402
+
+NAME = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
+
+
+def dev(**settings):
+    return Controller(settings=dict(config.defaults(), **settings), rng=random.Random(1))
+
+
+def keys(c, seq, t=0):
+    """Presses ("R", "lS" for a long one) at time t, the app's tick after each."""
+    for tok in seq.split():
+        (c.long if tok[0] == "l" else c.press)(NAME[tok[-1]], t)
+        c.tick(t)
+    return c.view()
+
+
+def code_keys(code):
+    return "lS " + " ".join(code)
+
+
+def wrong(c, t, code="SSSS"):
+    return keys(c, code_keys(code), t)
+
+
+def text(c):
+    return " ".join(" ".join(c.view().lines).split())
+
+
+def lock_records(c):
+    return [r for r in c.take_log() if r["ev"] == "lock"]
+
+
+# -- the wait -----------------------------------------------------------------------------------
+def test_the_wait_after_each_wrong_try_3_free_then_30_s_doubling_capped_at_8_h():
+    waits = [lockcode.wait_for(n) for n in range(0, 20)]
+    assert waits[:3] == [0, 0, 0]
+    assert waits[3:8] == [30000, 60000, 120000, 240000, 480000]
+    assert max(waits) == lockcode.MAX_WAIT_MS == 8 * 3600 * 1000
+    assert waits[-1] == lockcode.MAX_WAIT_MS and waits == sorted(waits)
+
+
+def test_three_wrong_codes_then_a_30_s_lockout_shown_as_a_countdown():
+    c = dev()
+    v = wrong(c, 1000)
+    assert v.screen == "message" and "2 tries before a wait" in text(c)
+    keys(c, "R", 1000)
+    wrong(c, 2000)
+    assert "1 try before a wait" in text(c)
+    keys(c, "R", 2000)
+    wrong(c, 3000)
+    assert "wait 30 s" in text(c)
+    assert c.settings["lock_fails"] == 3
+    keys(c, "R", 3000)
+    v = keys(c, "lS", 4000)
+    assert v.screen == "lock" and "Wait 29 s" in v.lines
+    c.tick(6500)
+    assert "Wait 27 s" in c.view().lines                  # counting down on its own
+    assert lockcode.wait_ms(c) == 30000 - 3500
+
+
+def test_nothing_is_accepted_during_the_lockout_not_even_the_right_code():
+    c = dev()
+    for t in (0, 1, 2):
+        wrong(c, t)
+        keys(c, "R", t)
+    c.take_log()
+    v = keys(c, code_keys("RHRH"), 1000)                  # the right code, too early
+    assert v.screen == "lock" and c.code == "" and "Wait" in text(c)
+    assert lockcode.attempt(c, "RHRH") == "Locked: wait 29 s"   # refused unchecked
+    assert [r["result"] for r in lock_records(c)] == ["refused"]
+    assert c.settings["lock_fails"] == 3
+    v = keys(c, code_keys("RHRH"), 30002)                 # the wait is over: it opens
+    assert v.screen == "refmenu" and c.settings["lock_fails"] == 0   # and the count resets
+    assert lockcode.wait_ms(c) == 0
+
+
+def test_each_further_wrong_try_doubles_the_wait():
+    c = dev()
+    t = 0
+    for n in range(1, 7):
+        wrong(c, t)
+        assert c.settings["lock_fails"] == n
+        assert lockcode.wait_ms(c) == lockcode.wait_for(n)
+        t += lockcode.wait_for(n)
+        keys(c, "R", t)
+    assert lockcode.wait_for(6) == 240000
+
+
+def test_a_right_code_before_the_third_wrong_one_resets_the_count():
+    c = dev()
+    wrong(c, 0)
+    keys(c, "R", 0)
+    wrong(c, 0)
+    keys(c, "R", 0)
+    assert keys(c, code_keys("RHRH"), 0).screen == "refmenu"
+    assert c.settings["lock_fails"] == 0
+    keys(c, "lS", 0)
+    wrong(c, 0)
+    assert "2 tries before a wait" in text(c)
+
+
+def test_every_wrong_and_refused_try_is_logged_without_the_code():
+    c = dev()
+    c.take_log()
+    for t in range(4):
+        wrong(c, t * 10, "SDSD")
+        keys(c, "R", t * 10)
+    log = c.take_log()
+    recs = [r for r in log if r["ev"] == "lock"]
+    assert [(r["result"], r["fails"]) for r in recs] == [("wrong", 1), ("wrong", 2),
+                                                         ("wrong", 3), ("refused", 3)]
+    assert all(set(r) == {"ev", "ms", "result", "fails"} for r in recs)
+    words = json.dumps(log)
+    assert "SDSD" not in words and "RHRH" not in words and c.settings["lock"] not in words
+    assert lockcode.split(c.settings["lock"])[2] not in words
+
+
+def test_the_lockout_survives_a_power_cut_and_restarts_in_full():
+    """The Pico has no clock across a power cut: a lockout due at boot starts again in full.
+    Played through the App and the store, as test_power_cuts.py does."""
+    fs = FakeFlash()
+    board = hardening_board.Board()
+    app = App(board, Store(fs=fs), random.Random(1), 0, write=lambda s: None)
+    now = 0
+    for _ in range(3):
+        for name, kind in [("STOP", "long")] + [(n, "short") for n in ("DRAW",) * 4] + [
+                ("RANK", "short")]:
+            board.buttons.push(name, kind)
+            now += 300
+            app.loop_pass(now)
+    assert app.controller.settings["lock_fails"] == 3
+    assert "RHRH" not in fs.flash[config.SETTINGS_FILE].decode()
+    board = hardening_board.Board()                        # the power cut, 20 s later
+    app = App(board, Store(fs=fs), random.Random(1), 5000, write=lambda s: None)
+    c = app.controller
+    assert c.settings["lock_fails"] == 3
+    board.buttons.push("STOP", "long")
+    app.loop_pass(5300)
+    assert c.view().screen == "lock" and "Wait 30 s" in c.view().lines   # in full again
+    for name in "RANK", "HELP", "RANK", "HELP":
+        board.buttons.push(name)
+        app.loop_pass(5400)
+    assert c.view().screen == "lock" and c.code == ""      # nothing taken
+    assert 30000 - 100 <= lockcode.wait_ms(c) <= 30000     # from its first use since boot
+
+
+# -- the code ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("code", ["DSRH", "RRHHDDSS", "HDSRD"])
+def test_codes_of_4_to_8_presses_are_kept_and_open_the_lock(code):
+    c = dev()
+    to_change_code(c)
+    keys(c, " ".join(code))
+    assert code in c.view().lines[3].replace(" ", "")    # the referee sees what goes in
+    keys(c, "lD")
+    assert c.view().lines[0] == "Code saved" and lockcode.presses(c) == len(code)
+    keys(c, "R lS")
+    assert keys(c, code_keys("RHRH")).screen == "message"   # the old code: wrong now
+    keys(c, "R")
+    assert keys(c, code_keys(code)).screen == "refmenu"
+    rebooted = Controller(settings=json.loads(json.dumps(c.settings)))
+    assert keys(rebooted, code_keys(code)).screen == "refmenu"
+
+
+def test_a_new_code_must_be_4_to_8_presses():
+    c = dev()
+    to_change_code(c)
+    keys(c, "R H D")
+    keys(c, "lD")                                          # 3 presses: too short
+    assert c.view().screen == "message" and "4 to 8" in text(c)
+    assert lockcode.matches(c.settings["lock"], "RHRH")
+    keys(c, "R")
+    assert c.view().screen == "newcode"
+    keys(c, "S S S S S S S S S")                           # a 9th press is not taken
+    assert c.code == "SSSSSSSS"
+    assert lockcode.keep(c, "RHX1") is not None and lockcode.keep(c, "RHR") is not None
+    assert lockcode.matches(c.settings["lock"], "RHRH")
+
+
+def test_the_code_is_kept_as_a_salted_hash_never_in_plain_text():
+    c = dev()
+    assert lockcode.keep(c, "SDSD") is None
+    kept = c.settings["lock"]
+    presses, salt, digest = lockcode.split(kept)
+    assert presses == 4 and "SDSD" not in kept and lock_ok(kept)
+    assert digest == sha256((salt + "$SDSD").encode()).hexdigest()
+    assert c.take_log()[-1] == {"ev": "settings", "ms": 0, "lock": "changed"}
+    lockcode.keep(c, "SDSD")
+    assert lockcode.split(c.settings["lock"])[1] != salt   # a new salt every time
+    assert lockcode.matches(c.settings["lock"], "SDSD")
+
+
+def test_the_default_code_is_RHRH_hashed():
+    assert lock_ok(config.DEFAULT_LOCK) and "RHRH" not in config.DEFAULT_LOCK
+    assert lockcode.matches(config.DEFAULT_LOCK, "RHRH")
+    assert not lockcode.matches(config.DEFAULT_LOCK, "RHRHR")
+
+
+@pytest.mark.parametrize("old", ["SDRH", "RHRH", "DDSS"])
+def test_a_plain_code_from_older_firmware_is_migrated_to_the_hash(old):
+    fixed, bad = check({"lock": old, "ranks": 3})
+    assert bad == ["lock"] and old not in fixed["lock"] and lock_ok(fixed["lock"])
+    assert lockcode.matches(fixed["lock"], old)
+    fs = FakeFlash({config.SETTINGS_FILE: json.dumps({"lock": old}).encode()})
+    settings, _ = Store(fs=fs).load_settings()
+    assert lockcode.matches(settings["lock"], old)
+    assert old not in fs.flash[config.SETTINGS_FILE].decode()   # rewritten at once
+    assert keys(Controller(settings=settings), code_keys(old)).screen == "refmenu"
+
+
+def test_what_is_a_code_and_what_is_kept():
+    for code in ("RHRH", "SSSSSSSS", "RHDSR"):
+        assert code_ok(code) and not lock_ok(code)
+    for code in ("RHR", "RHRHRHRHR", "rhrh", "RHX1", 1234, None, ""):
+        assert not code_ok(code) and not lock_ok(code)
+    presses, salt, digest = lockcode.split(config.DEFAULT_LOCK)
+    for bad in ("9$%s$%s" % (salt, digest), "4$%s$%s" % (salt[:-1], digest),
+                "4$%s$%s" % (salt, digest.upper()), "4$%s" % digest, "4$%s$%sx" % (salt, digest)):
+        assert not lock_ok(bad)
+    assert check({"lock_fails": -1})[1] == ["lock_fails"]
+    assert check({"lock_fails": True})[1] == ["lock_fails"]
+    assert check({"lock_fails": 12})[0]["lock_fails"] == 12
+
+
+def test_a_bad_entry_from_the_console_is_named_and_counts_nothing():
+    c = dev()
+    c.take_log()
+    for entered in ("RHR", "rhrh", "RHRHRHRHR", "", "12345"):
+        said = lockcode.attempt(c, entered)
+        assert said == "A code is 4 to 8 presses of R H D S"
+    assert c.settings["lock_fails"] == 0 and c.take_log() == []
+    assert lockcode.attempt(c, "RHRH") is None
+    assert lockcode.attempt(c, "RHRHR") == "Wrong code: 2 tries before a wait"
+
+
+def to_change_code(c, code="RHRH"):
+    keys(c, code_keys(code))
+    while not any(x.startswith(">Change code") for x in c.view().lines):
+        keys(c, "H")
+    return keys(c, "D")
+
+
+def test_no_code_is_readable_through_show_or_the_log():
+    """What a player can read -- show (the bench's `show`: the screen's lines) and the log --
+    holds neither the code nor its hash, whatever the lock went through. (The new-code screen
+    shows the presses as the referee enters them: it is behind the lock.)"""
+    c = dev()
+    seen = []
+    for seq in ("lS R H", "lS", "D", "lS S S S S", "R", "lS R H R", "lS R lS"):
+        keys(c, seq)
+        seen.append(json.dumps(c.show()))
+    to_change_code(c)
+    keys(c, "D S R H D lD R")
+    assert lockcode.matches(c.settings["lock"], "DSRHD")
+    seen.append(json.dumps(c.show()))
+    seen.append(json.dumps(c.take_log()))
+    for s in seen:
+        for secret in ("RHRH", "R H R H", "DSRHD", "D S R H D", lockcode.split(
+                config.DEFAULT_LOCK)[2][:12], lockcode.split(c.settings["lock"])[2][:12]):
+            assert secret not in s
+
+
+# -- under MicroPython ------------------------------------------------------------------------
+def test_lockcode_runs_under_micropython(vm):
+    got = vm("""
+from carddraw import config, lockcode
+from carddraw.controller import Controller
+from carddraw.settings import check
+c = Controller(settings=None)
+out = [lockcode.matches(config.DEFAULT_LOCK, "RHRH")]
+for t in (0, 10, 20, 30):
+    c.now = t
+    out.append(lockcode.attempt(c, "SSSS"))
+out.append(lockcode.wait_ms(c))
+c.now = 30030
+out.append(lockcode.attempt(c, "RHRH"))
+out.append(lockcode.keep(c, "DDSSRRHH"))
+out.append(lockcode.matches(c.settings["lock"], "DDSSRRHH"))
+out.append(lockcode.matches(check({"lock": "SDRH"})[0]["lock"], "SDRH"))
+out.append([[r["ev"], r.get("result"), r.get("fails")] for r in c.take_log()])
+RESULT = out
+""")
+    assert got == [True, "Wrong code: 2 tries before a wait", "Wrong code: 1 try before a wait",
+                   "Wrong code. Locked: wait 30 s", "Locked: wait 30 s", 29990, None, None,
+                   True, True,
+                   [["lock", "wrong", 1], ["lock", "wrong", 2], ["lock", "wrong", 3],
+                    ["lock", "refused", 3], ["settings", None, None]]]
