@@ -120,6 +120,30 @@ def part_ids(diagram, type_):
     return [p["id"] for p in diagram["parts"] if p["type"] == type_]
 
 
+def table_rows(text):
+    """{(part, part pin): (Pico pin, pin no., notes)} from the first table of a markdown text."""
+    rows = {}
+    for line in text.splitlines():
+        if line.startswith("| Pin no."):
+            break                          # the "By Pico pin" table: not a part table
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 5 and cells[0] not in ("Part", "---"):
+            rows[(cells[0], cells[1])] = (cells[2], cells[3], cells[4])
+    return rows
+
+
+def by_file(msgs):
+    """{path: its messages} from check's output: a diff runs from its '--- path' line on."""
+    out, path = {}, None
+    for m in msgs:
+        if m.startswith("--- "):
+            path = m[4:].split(" ")[0]
+        elif not m.startswith(("+", "-", "@@")):
+            path = m.split(":")[0]
+        out.setdefault(path, []).append(m)
+    return out
+
+
 # -- The check itself ----------------------------------------------------------------------------
 def test_check_passes_on_the_committed_files():
     done = subprocess.run([sys.executable, os.path.join("tools", "pins.py"), "--check"],
@@ -135,23 +159,23 @@ def test_check_names_a_changed_button_pin(tmp_path):
     msgs = pins.check(cfg)
     text = "\n".join(msgs)
     assert config.BUTTON_PINS["RANK"] == 10
-    # every generated file is named, and the difference is spelled out
-    for path in ("hardware/wiring.md", "hardware/wiring.svg", "hardware/diagram.json",
-                 "hardware/README.md"):
-        assert path in text, text
-    # each differing line names its file and line, with the line config.py gives beside the
-    # file's (difflib pairs them)
-    assert any(m.startswith("hardware/wiring.md line ")
-               and "config.py gives '| Button RANK | 1 | GP14 | 19 |" in m
-               and "the file has '| Button RANK | 1 | GP10 | 14 |" in m for m in msgs), text
-    assert any(m.startswith("hardware/diagram.json line ")
-               and """config.py gives '["pico:GP14", "btn_rank:1.l", "green", []],'""" in m
-               and """the file has '["pico:GP10", "btn_rank:1.l", "green", []],'""" in m
-               for m in msgs), text
-    assert any('data-pin="19 GP14: Button RANK"' in m and "the file lacks it" in m
-               for m in msgs), text
-    # only the RANK button's rows are reported for the tables, nothing else
-    assert all("RANK" in m or "svg" in m or "diagram" in m for m in msgs), text
+    # every generated file has a unified diff (difflib): the file's line, then config.py's
+    diffs = by_file(msgs)
+    assert sorted(diffs) == ["hardware/README.md", "hardware/diagram.json", "hardware/wiring.md",
+                             "hardware/wiring.svg"], text
+    for path, lines in diffs.items():
+        assert lines[:2] == ["--- %s (the file)" % path, "+++ %s (config.py gives)" % path]
+        assert lines[2].startswith("@@ -"), lines
+    md = diffs["hardware/wiring.md"]
+    old = md.index("-| Button RANK | 1 | GP10 | 14 | internal pull-up; pressed reads 0 |")
+    assert md[old + 1] == "+| Button RANK | 1 | GP14 | 19 | internal pull-up; pressed reads 0 |"
+    assert ('-    ["pico:GP10", "btn_rank:1.l", "green", []],' in diffs["hardware/diagram.json"]
+            and '+    ["pico:GP14", "btn_rank:1.l", "green", []],' in diffs["hardware/diagram.json"])
+    assert any(m.startswith("+") and 'data-pin="19 GP14: Button RANK"' in m
+               for m in diffs["hardware/wiring.svg"]), text
+    # no context lines: only the RANK button's rows are reported for the tables
+    for path in ("hardware/wiring.md", "hardware/README.md"):
+        assert all("RANK" in m for m in diffs[path][2:] if m[:1] in "+-"), diffs[path]
 
 
 def test_check_command_fails_on_a_monkeypatched_config(monkeypatch, capsys):
@@ -160,11 +184,26 @@ def test_check_command_fails_on_a_monkeypatched_config(monkeypatch, capsys):
     assert pins.main(["--check"]) == 1
     err = capsys.readouterr().err
     assert "hardware/ does not match firmware/carddraw/config.py" in err
-    assert ("config.py gives '| Button STOP | 1 | GP14 | 19 | internal pull-up; pressed reads "
-            "0 |', the file has '| Button STOP | 1 | GP13 | 17 |") in err
-    assert "config.py gives '| Buzzer driver | NPN base via 1 kΩ | GP20 | 26 |" in err
-    assert """config.py gives '["pico:GP20", "bz1:2", "purple", []],'""" in err
+    assert ("\n  -| Button STOP | 1 | GP13 | 17 | internal pull-up; pressed reads 0 |\n"
+            "  +| Button STOP | 1 | GP14 | 19 | internal pull-up; pressed reads 0 |\n") in err
+    assert "\n  +| Buzzer driver | NPN base via 1 kΩ | GP20 | 26 |" in err
+    assert """\n  +    ["pico:GP20", "bz1:2", "purple", []],""" in err
     assert "Run `python tools/pins.py`" in err
+
+
+@pytest.mark.parametrize("argv", [["--chek"], ["--check", "--check"], ["hardware"], ["-x"]])
+def test_a_wrong_argument_is_one_line_and_exit_2(argv):
+    done = subprocess.run([sys.executable, os.path.join("tools", "pins.py")] + argv, cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    assert repr(" ".join(argv)) in line and "--check" in line and "--help" in line, line
+
+
+def test_help_prints_the_usage():
+    done = subprocess.run([sys.executable, os.path.join("tools", "pins.py"), "--help"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "python tools/pins.py --check" in done.stdout
 
 
 def test_check_reports_missing_files_and_a_round_trip_agrees(tmp_path):
@@ -291,7 +330,7 @@ def test_the_pico_pins_used_are_exactly_those_config_gives(diagram):
 # -- wiring.md against the pinout --------------------------------------------------------------
 def test_the_wiring_table_uses_the_right_physical_pins():
     with open(os.path.join(ROOT, "hardware", "wiring.md"), encoding="utf-8") as f:
-        rows = pins._table_rows(f.read())
+        rows = table_rows(f.read())
     assert rows
     for (part, part_pin), (pico, number, _notes) in rows.items():
         if number == "inside":
@@ -377,11 +416,16 @@ def test_check_names_line_endings_and_caps_a_long_diff(tmp_path):
     svg.write_text("".join("junk %d\n" % i for i in range(40)), encoding="utf-8")
     msgs = pins.check(cfg, root=str(tmp_path))
     assert "hardware/wiring.md: differs only in line endings or the final newline" in msgs
-    svg_msgs = [m for m in msgs if m.startswith("hardware/wiring.svg")]
+    diffs = by_file(msgs)
+    svg_msgs = diffs["hardware/wiring.svg"]
     assert len(svg_msgs) == pins.DIFF_LINES + 1, svg_msgs
+    assert svg_msgs[:3] == ["--- hardware/wiring.svg (the file)",
+                            "+++ hardware/wiring.svg (config.py gives)", "@@ -1,40 +1,%d @@"
+                            % len(pins.wiring_svg(cfg).splitlines())]
+    assert svg_msgs[3:5] == ["-junk 0", "-junk 1"]
     assert svg_msgs[-1].startswith("hardware/wiring.svg: and ")
-    assert svg_msgs[-1].endswith(" more differing lines")
-    assert all(m.startswith(("hardware/wiring.md", "hardware/wiring.svg")) for m in msgs), msgs
+    assert svg_msgs[-1].endswith(" more diff lines")
+    assert sorted(diffs) == ["hardware/wiring.md", "hardware/wiring.svg"], msgs
 
 
 def test_the_drawing_tags_every_wired_pin_with_what_it_goes_to():
@@ -390,7 +434,7 @@ def test_the_drawing_tags_every_wired_pin_with_what_it_goes_to():
         tags = dict((int(n), (name, to)) for n, name, to in
                     re.findall(r'class="wire" data-pin="(\d+) (\S+): ([^"]*)"', f.read()))
     with open(os.path.join(ROOT, "hardware", "wiring.md"), encoding="utf-8") as f:
-        rows = pins._table_rows(f.read())
+        rows = table_rows(f.read())
     wired = {int(number) for _pico, number, _notes in rows.values() if number != "inside"}
     assert set(tags) == wired
     assert all(PINOUT[n] == name for n, (name, _to) in tags.items())
