@@ -40,18 +40,17 @@ PICO_PINS = (
 GND_PINS = tuple(n for n in range(1, 41) if PICO_PINS[n - 1] == "GND")  # 3 8 13 18 23 28 33 38
 AGND_PIN = 33
 HEADER_GPIOS = tuple(int(p[2:]) for p in PICO_PINS if p.startswith("GP"))  # GP0-22, GP26-28
-# GPIO23-25 and 29 are used on the board itself: 23 the regulator's power-save (Pico) or the
-# radio's power (Pico W), 24 VBUS sense, 25 the LED (Pico) or the radio's chip select (Pico W),
-# 29 VSYS/3 for the ADC (shared with the radio's clock on a Pico W).
+# GPIO23-25 and 29 are used on the board itself: 23 the regulator's power-save (or the W's radio
+# power), 24 VBUS sense, 25 the LED (or the W's radio select), 29 VSYS/3 for the ADC.
 VSYS_SENSE_GPIO = 29
 ADC_GPIOS = (26, 27, 28, 29)   # ADC channels 0-3; channel 3 is VSYS/3 on the Pico
 
 
 def physical(name):
-    """The physical pin number (1-40) of a Pico pin name: "GP10" -> 14, "VSYS" -> 39."""
+    """The physical pin number (1-40) of a GPIO or a Pico pin name: 10 or "GP10" -> 14."""
     if name == "GND":
         raise ValueError("GND is on pins %s: name one" % (GND_PINS,))
-    return PICO_PINS.index(name) + 1
+    return PICO_PINS.index(gp(name) if isinstance(name, int) else name) + 1
 
 
 def gp(gpio):
@@ -71,8 +70,7 @@ def i2c_of(gpio):
 
 def wokwi_pin(n):
     """Physical pin -> its name on Wokwi's Pico: grounds GND.1-GND.8 in pin order, "3V3"."""
-    name = PICO_PINS[n - 1]
-    name = "GND.%d" % (GND_PINS.index(n) + 1) if name == "GND" else name
+    name = "GND.%d" % (GND_PINS.index(n) + 1) if n in GND_PINS else PICO_PINS[n - 1]
     return "pico:" + ("3V3" if name == "3V3(OUT)" else name)
 
 
@@ -95,17 +93,13 @@ COLOUR = {"GND": "black", "3V3": "red", "VSYS": "orange", "SDA": "blue", "SCL": 
           "blue": "dodgerblue", "neopixel": "teal"}
 
 
-def load_config():
-    """firmware/carddraw/config.py, imported as the firmware imports it."""
-    if FIRMWARE not in sys.path:
-        sys.path.insert(0, FIRMWARE)
-    from carddraw import config
-    return config
-
-
 def snapshot(cfg=None):
-    """A copy of a config's settings (module or namespace) that can be changed freely."""
-    cfg = load_config() if cfg is None else cfg
+    """A copy of a config's settings (module or namespace; firmware/carddraw/config.py if
+    None) that can be changed freely."""
+    if cfg is None:
+        if FIRMWARE not in sys.path:
+            sys.path.insert(0, FIRMWARE)
+        from carddraw import config as cfg
     return types.SimpleNamespace(**{name: copy.deepcopy(value) for name, value
                                     in vars(cfg).items() if name.isupper()})
 
@@ -129,10 +123,6 @@ def problems(cfg):
     if sorted(cfg.BUTTONS) != sorted(cfg.BUTTON_PINS):
         return ["BUTTONS %s and BUTTON_PINS %s name different buttons"
                 % (list(cfg.BUTTONS), sorted(cfg.BUTTON_PINS))]
-    return _clashes(cfg) + _i2c_problems(cfg) + _pwm_problems(cfg) + _adc_problems(cfg)
-
-
-def _clashes(cfg):
     out, used = [], {}
     for name, pin in signals(cfg):
         if pin not in HEADER_GPIOS:
@@ -142,7 +132,11 @@ def _clashes(cfg):
             out.append("%s and %s are both on %s" % (used[pin], name, gp(pin)))
         else:
             used[pin] = name
-    return out
+    if cfg.BATTERY_ADC not in ADC_GPIOS:
+        out.append("BATTERY_ADC %r is not an ADC pin (GPIO26-29)" % (cfg.BATTERY_ADC,))
+    elif cfg.BATTERY_ADC in used:
+        out.append("BATTERY_ADC %s is also %s" % (gp(cfg.BATTERY_ADC), used[cfg.BATTERY_ADC]))
+    return out + _i2c_problems(cfg) + _pwm_problems(cfg)
 
 
 def _i2c_problems(cfg):
@@ -164,29 +158,15 @@ def _i2c_problems(cfg):
 
 def _pwm_problems(cfg):
     """Two LED colours on one PWM channel, or the buzzer on an LED's slice (one frequency)."""
-    if cfg.LED_KIND == "neopixel":
-        return []
-    out, seen = [], {}
-    leds = [(c, cfg.LED_PINS[c]) for c in RGB if cfg.LED_PINS[c] in HEADER_GPIOS]
-    for c, pin in leds:
-        ch = pwm_of(pin)
-        if ch in seen:
-            out.append("LED %s (%s) and LED %s (%s) are both PWM slice %d channel %s: one "
-                       "brightness for both" % (seen[ch][0], gp(seen[ch][1]), c, gp(pin), *ch))
-        seen[ch] = (c, pin)
-    if cfg.BUZZER_PIN in HEADER_GPIOS:
-        bz_slice = pwm_of(cfg.BUZZER_PIN)[0]
-        out += ["the buzzer (%s) is on PWM slice %d with LED %s (%s): the buzzer's tones would "
-                "change the LED's PWM frequency" % (gp(cfg.BUZZER_PIN), bz_slice, c, gp(pin))
-                for c, pin in leds if pwm_of(pin)[0] == bz_slice]
-    return out
-
-
-def _adc_problems(cfg):
-    if cfg.BATTERY_ADC not in ADC_GPIOS:
-        return ["BATTERY_ADC %r is not an ADC pin (GPIO26-29)" % (cfg.BATTERY_ADC,)]
-    return ["BATTERY_ADC %s is also %s" % (gp(pin), name) for name, pin in signals(cfg)
-            if pin == cfg.BATTERY_ADC != VSYS_SENSE_GPIO]
+    leds = [] if cfg.LED_KIND == "neopixel" else [
+        (c, cfg.LED_PINS[c]) for c in RGB if cfg.LED_PINS[c] in HEADER_GPIOS]
+    out = ["LED %s (%s) and LED %s (%s) are both PWM slice %d channel %s: one brightness for "
+           "both" % (c1, gp(p1), c2, gp(p2), *pwm_of(p2)) for i, (c1, p1) in enumerate(leds)
+           for c2, p2 in leds[i + 1:] if pwm_of(p1) == pwm_of(p2)]
+    bz = cfg.BUZZER_PIN
+    return out + ["the buzzer (%s) is on PWM slice %d with LED %s (%s): the buzzer's tones "
+                  "would change the LED's PWM frequency" % (gp(bz), pwm_of(bz)[0], c, gp(pin))
+                  for c, pin in leds if bz in HEADER_GPIOS and pwm_of(pin)[0] == pwm_of(bz)[0]]
 
 
 # -- The wiring, one row per wire --------------------------------------------------------------
@@ -213,7 +193,7 @@ def wires(cfg):
     def add(part, part_pin, pin, colour, notes="", label=None, wokwi=()):
         w.append(Wire(part, part_pin, pin, notes, COLOUR.get(colour, ""), label, wokwi))
 
-    sda, scl = physical(gp(cfg.I2C_SDA)), physical(gp(cfg.I2C_SCL))
+    sda, scl = physical(cfg.I2C_SDA), physical(cfg.I2C_SCL)
     oled = 'OLED 0.96" SSD1306'
     add(oled, "SDA", sda, "SDA", "I2C%d SDA, %d kHz, address 0x%02X; the module has its own "
         "pull-ups" % (cfg.I2C_ID, cfg.I2C_FREQ // 1000, cfg.OLED_ADDR), "OLED SDA", ["oled1:DATA"])
@@ -221,26 +201,23 @@ def wires(cfg):
     add(oled, "VCC", physical("3V3(OUT)"), "3V3", "3.3 V from the Pico's regulator", "OLED VCC",
         ["oled1:VIN"])
     add(oled, "GND", nearest_gnd([sda, scl]), "GND", "", "OLED GND", ["oled1:GND"])
-    bpins = [physical(gp(cfg.BUTTON_PINS[b])) for b in cfg.BUTTONS]
+    bpins = [physical(cfg.BUTTON_PINS[b]) for b in cfg.BUTTONS]
     for b, pin in zip(cfg.BUTTONS, bpins):
         add("Button " + b, "1", pin, "button", "internal pull-up; pressed reads 0", "Button " + b,
             ["btn_%s:1.l" % b.lower()])
-    for i, b in enumerate(cfg.BUTTONS):
-        end = "btn_%s:2.r" % b.lower()
-        if i == 0:
-            add("Button " + b, "2", nearest_gnd(bpins), "GND", "one GND wire; the other buttons' "
-                "pins 2 are joined to it", "Buttons GND", [end])
-        else:
-            prev = cfg.BUTTONS[i - 1]
-            add("Button " + b, "2", nearest_gnd(bpins), "GND", "joined to button %s pin 2" % prev,
-                wokwi=[("btn_%s:2.r" % prev.lower(), end)])
+    first, gnd, end = cfg.BUTTONS[0], nearest_gnd(bpins), "btn_%s:2.r"
+    add("Button " + first, "2", gnd, "GND", "one GND wire; the other buttons' pins 2 are joined "
+        "to it", "Buttons GND", [end % first.lower()])
+    for prev, b in zip(cfg.BUTTONS, cfg.BUTTONS[1:]):
+        add("Button " + b, "2", gnd, "GND", "joined to button %s pin 2" % prev,
+            wokwi=[(end % prev.lower(), end % b.lower())])
     (_neopixel if cfg.LED_KIND == "neopixel" else _rgb_led)(cfg, add)
     _buzzer_and_power(cfg, add)
     return w
 
 
 def _neopixel(cfg, add):
-    din, part = physical(gp(cfg.NEOPIXEL_PIN)), "WS2812 (NeoPixel)"
+    din, part = physical(cfg.NEOPIXEL_PIN), "WS2812 (NeoPixel)"
     add(part, "DIN", din, "neopixel", "through 330 Ω; data at 3.3 V logic", "NeoPixel DIN via "
         "330 Ω", ["np1:DIN"])
     add(part, "VDD", physical("VSYS"), "VSYS", "100 nF across VDD-GND at the LED", "NeoPixel VDD",
@@ -252,7 +229,7 @@ def _rgb_led(cfg, add):
     common = "anode" if cfg.LED_KIND == "rgb_anode" else "cathode"
     part, lpins = "RGB LED (common %s)" % common, []
     for c in RGB:
-        lpins.append(physical(gp(cfg.LED_PINS[c])))
+        lpins.append(physical(cfg.LED_PINS[c]))
         letter, via = c[0].upper(), "%s via %s" % (c[0].upper(), ohms(LED_RESISTORS[c]))
         add(part, via, lpins[-1], c, "PWM slice %d %s, %d Hz; about %.1f mA" % (
             pwm_of(cfg.LED_PINS[c]) + (cfg.LED_PWM_FREQ, (SUPPLY_V - LED_VF[c])
@@ -266,7 +243,7 @@ def _rgb_led(cfg, add):
 
 
 def _buzzer_and_power(cfg, add):
-    bz, vsys, base = physical(gp(cfg.BUZZER_PIN)), physical("VSYS"), ohms(BASE_RESISTOR)
+    bz, vsys, base = physical(cfg.BUZZER_PIN), physical("VSYS"), ohms(BASE_RESISTOR)
     add("Buzzer driver", "NPN base via " + base, bz, "buzzer", "PWM slice %d %s (its frequency "
         "is the tone)" % pwm_of(cfg.BUZZER_PIN), "Buzzer NPN base via " + base, ["bz1:2"])
     add("Buzzer driver", "NPN emitter", nearest_gnd([bz]), "GND", "", "Buzzer NPN emitter",
@@ -282,21 +259,24 @@ def _buzzer_and_power(cfg, add):
 
 
 # -- wiring.md and the table in README.md ------------------------------------------------------
+def md_table(head, rows):
+    """A markdown table: the header's cells, then each row's."""
+    return "\n".join(["| %s |" % " | ".join(head), "|" + "---|" * len(head)]
+                     + ["| %s |" % " | ".join(map(str, row)) for row in rows])
+
+
 def part_table(rows):
-    return "\n".join(["| Part | Part pin | Pico pin | Pin no. | Notes |", "|---|---|---|---|---|"]
-                     + ["| %s | %s | %s | %s | %s |" % (r.part, r.part_pin, PICO_PINS[r.pin - 1]
-                        if r.pin else "GPIO%d (ADC3)" % VSYS_SENSE_GPIO, r.pin or "inside",
-                        r.notes) for r in rows])
+    return md_table(("Part", "Part pin", "Pico pin", "Pin no.", "Notes"), [
+        (r.part, r.part_pin, PICO_PINS[r.pin - 1] if r.pin else "GPIO%d (ADC3)" % VSYS_SENSE_GPIO,
+         r.pin or "inside", r.notes) for r in rows])
 
 
 def pin_table(rows):
     by_pin = {}
-    for r in rows:
-        if r.pin:
-            by_pin.setdefault(r.pin, []).append("%s %s" % (r.part, r.part_pin))
-    return "\n".join(["| Pin no. | Pico pin | Goes to |", "|---|---|---|"]
-                     + ["| %d | %s | %s |" % (n, PICO_PINS[n - 1], "; ".join(by_pin[n]))
-                        for n in sorted(by_pin)])
+    for r in filter(lambda r: r.pin, rows):
+        by_pin.setdefault(r.pin, []).append("%s %s" % (r.part, r.part_pin))
+    return md_table(("Pin no.", "Pico pin", "Goes to"),
+                    [(n, PICO_PINS[n - 1], "; ".join(by_pin[n])) for n in sorted(by_pin)])
 
 
 def wiring_md(cfg):
@@ -329,8 +309,9 @@ def readme_with_table(text, cfg):
 
 
 # -- diagram.json (Wokwi) ----------------------------------------------------------------------
-def diagram(cfg):
-    """The Wokwi circuit as a dict: the parts placed round the Pico, wires from `wires`."""
+def diagram_json(cfg):
+    """The Wokwi circuit: the parts placed round the Pico, the wires from `wires`; written one
+    part or connection a line, so diffs read well."""
     def part(type_, id_, top, left, **attrs):
         return {"type": type_, "id": id_, "top": top, "left": left, "attrs": attrs}
 
@@ -348,17 +329,12 @@ def diagram(cfg):
     parts.append(part("wokwi-buzzer", "bz1", 280, -150, volume="0.1"))
     conns = [list(end if isinstance(end, tuple) else (wokwi_pin(r.pin), end)) + [r.colour, []]
              for r in wires(cfg) for end in r.wokwi]
-    return {"version": 1, "author": "Card Draw device (generated by tools/pins.py)",
-            "editor": "wokwi", "parts": parts, "connections": conns, "dependencies": {}}
-
-
-def diagram_json(cfg):
-    """diagram.json as text: one part or connection a line, so diffs read well."""
-    d, one = diagram(cfg), lambda x: json.dumps(x, ensure_ascii=False)
-    lists = ['  "%s": [\n%s\n  ],' % (k, ",\n".join("    " + one(x) for x in d.pop(k)))
-             for k in ("parts", "connections")]
-    head = ["  %s: %s," % (one(k), one(d[k])) for k in ("version", "author", "editor")]
-    return "\n".join(["{"] + head + lists + ['  "dependencies": {}', "}"]) + "\n"
+    return "\n".join(['{', '  "version": 1,', '  "author": "Card Draw device (generated by '
+                      'tools/pins.py)",', '  "editor": "wokwi",']
+                     + ['  "%s": [\n%s\n  ],' % (key, ",\n".join(
+                         "    " + json.dumps(x, ensure_ascii=False) for x in items))
+                        for key, items in (("parts", parts), ("connections", conns))]
+                     + ['  "dependencies": {}', "}"]) + "\n"
 
 
 # -- wiring.svg: the Pico seen from above, a coloured wire and a tag on every pin in use --------
@@ -369,33 +345,25 @@ BOARD_W, BOARD_H = 230, 100 + 19 * PITCH    # pin 1's row is 50 px under the boa
 def el(tag, body="", **attrs):
     """An SVG element: el("text", "GP8", font_size=12) -> '<text font-size="12">GP8</text>'."""
     at = "".join(' %s="%s"' % (k.rstrip("_").replace("_", "-"), v) for k, v in attrs.items())
-    return "<%s%s>%s</%s>" % (tag, at, escape(str(body)), tag) if body != "" else \
-        "<%s%s/>" % (tag, at)
+    return "<%s%s>%s</%s>" % (tag, at, escape(str(body)), tag)
 
 
-def _row(n, board_x):
-    """(y, the pad's x, 1 on the left edge or -1 on the right) of physical pin n."""
-    if n <= 20:
-        return TOP + 50 + (n - 1) * PITCH, board_x + 16, 1
-    return TOP + 50 + (40 - n) * PITCH, board_x + BOARD_W - 16, -1
-
-
-def _pad(n, board_x, on):
-    """Pin n's gold pad with its number, and its name beside it (bold if it is wired)."""
-    y, x, side = _row(n, board_x)
-    return (el("circle", cx=x, cy=y, r=9, fill="#ffd54a" if on else "#d9c27a", stroke="#8a6d00")
-            + el("text", n, x=x, y=y + 3, font_size=9, text_anchor="middle")
-            + el("text", "AGND" if n == AGND_PIN else PICO_PINS[n - 1], x=x + 14 * side, y=y + 4,
-                 font_size=12 if on else 10, fill="white" if on else "#a8d5b3",
-                 text_anchor="start" if side > 0 else "end"))
-
-
-def _tag(n, board_x, colour, text, width):
-    """Pin n's wire, from its pad out past the board's edge to a tag naming what it goes to."""
-    y, x, side = _row(n, board_x)
-    end = x - 16 - STUB if side > 0 else x + 16 + STUB
+def _pin(n, board_x, wire=None):
+    """Pin n's gold pad with its number and name; if wired, wire = (colour, text, tag width):
+    its name bright and a wire out past the board's edge to a tag naming what it goes to."""
+    y, side = TOP + 50 + (n - 1 if n <= 20 else 40 - n) * PITCH, 1 if n <= 20 else -1
+    x = board_x + 16 if side > 0 else board_x + BOARD_W - 16
+    pad = (el("circle", cx=x, cy=y, r=9, fill="#ffd54a" if wire else "#d9c27a", stroke="#8a6d00")
+           + el("text", n, x=x, y=y + 3, font_size=9, text_anchor="middle")
+           + el("text", "AGND" if n == AGND_PIN else PICO_PINS[n - 1], x=x + 14 * side, y=y + 4,
+                font_size=12 if wire else 10, fill="white" if wire else "#a8d5b3",
+                text_anchor="start" if side > 0 else "end"))
+    if not wire:
+        return pad
+    colour, text, width = wire
+    end = x - (16 + STUB) * side
     tag_x = end - width if side > 0 else end
-    return ('<g class="wire" data-pin="%d %s: %s">' % (n, PICO_PINS[n - 1], escape(text))
+    return (pad + '<g class="wire" data-pin="%d %s: %s">' % (n, PICO_PINS[n - 1], escape(text))
             + el("line", x1=x - 9 * side, y1=y, x2=end, y2=y, stroke=colour, stroke_width=4)
             + el("rect", x=tag_x, y=y - 11, width=width, height=22, rx=5, fill="white",
                  stroke=colour, stroke_width=2.5)
@@ -426,8 +394,8 @@ def wiring_svg(cfg):
         el("text", "Raspberry Pi Pico, top view, USB at the top", x=mid_x, y=mid_y,
            font_size=15, fill="white", text_anchor="middle",
            transform="rotate(-90 %d %d)" % (mid_x, mid_y))]
-        + [_pad(n, board_x, n in tags) for n in range(1, 41)]
-        + [_tag(n, board_x, tags[n][0], text[n], side_w[n <= 20]) for n in sorted(tags)]
+        + [_pin(n, board_x, n in tags and (tags[n][0], text[n], side_w[n <= 20]))
+           for n in range(1, 41)]
         + [el("text", "Numbers in the gold pads are the Pico's physical pins (1-40). Generated "
               "from firmware/carddraw/config.py by tools/pins.py: do not edit.", x=MARGIN,
               y=height - 14, font_size=11, fill="#333"), "</svg>"]) + "\n"
@@ -485,7 +453,6 @@ def write(cfg=None, root=ROOT):
     changed = []
     for path, text in generated(snapshot(cfg), root).items():
         if _read(root, path) != text:
-            os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
             with open(os.path.join(root, path), "w", encoding="utf-8", newline="") as f:
                 f.write(text)
             changed.append(path)
