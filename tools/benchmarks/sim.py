@@ -7,8 +7,11 @@ and how fast simulated time runs. All measured in the MicroPython VM on the stan
   most, and half a frame (512) on average, plus the command bytes that address the changed
   column windows (6 a page). The return to the deck counts the other screens a DRAW leads
   to as well (success, set-up: text screens, drawn whole).
-- Heap after boot: gc.mem_alloc() after Board(), Store(), App() and the loop's first pass (the
-  first frame drawn), as app.main() boots, less the same steps with nothing booted. Each
+- Heap after boot: gc.mem_alloc() after Board(), Store(), Rng(), App() and the loop's first
+  pass (the first frame drawn), as app.main() boots on a fresh device (no files on flash),
+  less the same steps with nothing booted. Then where it goes: each module boot loads, and
+  each of main()'s steps, measured one by one (breakdown()); and what each module that boot
+  does not load costs when it is imported later, and what stays once it is dropped. Each
   reading is a separate top-level VM call (tools/mpvm/run.mjs, `#--- step`): the VM's
   collector only frees what a finished call no longer reaches. The stand-ins (machine,
   neopixel) are imported before the first reading: on the board they are built in.
@@ -48,11 +51,12 @@ RESULT = gc.mem_alloc() - before
 """
 
 FIRMWARE_BOOT = """
+from carddraw.rng import Rng
 from carddraw.board import Board
 from carddraw.store import Store
 from carddraw.app import App
 board = Board()
-app = App(board, Store(), random, 0)
+app = App(board, Store(), Rng(), 0)
 app.loop_pass(0)
 """
 
@@ -93,7 +97,9 @@ RESULT = {"draw": draw, "back": back, "errors": SIM.i2c_errors, "idle_ms": idle,
 """
 
 
-def vm(script, firmware=None):
+def vm(script, firmware=None, output=False):
+    """Run `script` in the VM (firmware from `firmware`, else the source) -> its RESULT, or
+    (RESULT, what it printed) with output."""
     path = os.path.join(ROOT, "build", "bench_sim.py")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
@@ -104,11 +110,176 @@ def vm(script, firmware=None):
     done = subprocess.run(cmd + [path], capture_output=True, text=True, cwd=ROOT)
     if done.returncode:
         sys.exit("bench sim: the VM failed:\n" + done.stderr)
-    return json.loads(done.stdout.rstrip().rsplit("\n", 1)[-1][len("RESULT "):])
+    printed, last = done.stdout.rstrip().rsplit("\n", 1)
+    result = json.loads(last[len("RESULT "):])
+    return (result, printed) if output else result
 
 
 def heap(boot, firmware=None):
     return vm(HEAP.replace("BOOT", boot), firmware) - vm(HEAP.replace("BOOT", "pass"), firmware)
+
+
+# -- where the heap after boot goes ---------------------------------------------------------
+# Each module that boot leaves in sys.modules is imported on its own, dependencies first, then
+# app.main()'s steps run one by one; a reading (gc.mem_alloc() after gc.collect(), and the
+# qstr pool's bytes from micropython.qstr_info()) follows each. A module's figure is its
+# bytecode, constants, functions and classes, and the names it adds to the qstr pool (which
+# grows in doubling chunks, so a module that starts a new chunk pays for the whole chunk).
+# Then each module boot does not load is imported after boot, measured, and dropped again.
+READING = """
+#--- step
+gc.collect()
+#--- step
+print("@reading", LABEL, gc.mem_alloc(), " ".join(k for k in sys.modules if k.startswith("carddraw.")))
+micropython.qstr_info()
+"""
+
+BREAKDOWN_HEAD = """
+import gc, os, sys, random, micropython
+import machine, neopixel, framebuf, json, select
+try:
+    os.mkdir("/flash")
+except OSError:
+    pass
+os.chdir("/flash")
+"""
+
+BOOT_STEPS = (
+    ("Board()", "from carddraw.board import Board\nboard = Board()"),
+    ("Store()", "from carddraw.store import Store\nstore = Store()"),
+    ("Rng()", "from carddraw.rng import Rng\nrng = Rng()"),
+    ("App()", "from carddraw.app import App\napp = App(board, store, rng, 0)"),
+    ("loop_pass(0)", "app.loop_pass(0)"),
+)
+
+DROP = """
+for k in [k for k in sys.modules if k.startswith("carddraw.") and k not in KEEP]:
+    del sys.modules[k]
+    try:
+        delattr(sys.modules["carddraw"], k[9:])
+    except AttributeError:
+        pass
+"""
+
+# What the machine stand-ins (tools/sim/machine.py, Python objects) allocate for the pins,
+# PWMs, I2C and ADC that Board() builds: on the board these are C objects of a few bytes.
+STAND_INS = """
+import gc
+import machine, neopixel, framebuf, json, select
+from carddraw import config
+from machine import Pin, PWM, I2C, ADC
+gc.collect()
+#--- step
+before = gc.mem_alloc()
+#--- step
+objs = [Pin(config.BUTTON_PINS[n], Pin.IN, Pin.PULL_UP) for n in config.BUTTONS]
+objs.append(I2C(config.I2C_ID, sda=Pin(config.I2C_SDA), scl=Pin(config.I2C_SCL)))
+objs += [PWM(Pin(config.LED_PINS[c]), freq=1000, duty_u16=0) for c in config.LED_PINS]
+objs.append(PWM(Pin(config.BUZZER_PIN), freq=1000, duty_u16=0))
+objs.append(ADC(3))
+#--- step
+gc.collect()
+#--- step
+RESULT = gc.mem_alloc() - before
+"""
+
+
+def imports_of(source):
+    """carddraw modules a module's source imports at its top level (not inside functions)."""
+    found = []
+    for line in source.splitlines():
+        words = line.replace(",", " ").split()
+        if line.startswith("from carddraw.") and len(words) > 1:
+            found.append(words[1][len("carddraw."):])
+        elif line.startswith("from carddraw import"):
+            found += [w for w in words[3:] if w not in ("as",) and not w.startswith("(")]
+    return found
+
+
+def dependency_order(names):
+    """`names` with every module after the carddraw modules it imports at its top level."""
+    deps = {}
+    for name in names:
+        with open(os.path.join(ROOT, "firmware", "carddraw", name + ".py")) as f:
+            deps[name] = [d for d in imports_of(f.read()) if d in names]
+    order = []
+
+    def visit(name):
+        if name not in order:
+            for d in deps[name]:
+                visit(d)
+            order.append(name)
+    for name in sorted(names):
+        visit(name)
+    return order
+
+
+def readings(printed):
+    """READING's printed lines -> [(label, gc.mem_alloc(), modules, qstr pool bytes)]."""
+    got = []
+    for line in printed.splitlines():
+        if line.startswith("@reading "):
+            words = line.split()
+            got.append([" ".join(words[1:-1]), 0, [], 0])
+            mods = [w for w in words if w.startswith("carddraw.")]
+            # label words, the number, then the modules
+            at = words.index(next(w for w in words[1:] if w.isdigit()))
+            got[-1][:3] = [" ".join(words[1:at]), int(words[at]), sorted(mods)]
+        elif "n_total_bytes=" in line:
+            got[-1][3] = int(line.rsplit("n_total_bytes=", 1)[1])
+    return got
+
+
+def breakdown(firmware):
+    """-> [(label, heap bytes, qstr pool bytes, modules it added)] for boot, then
+    [(module, heap bytes while imported, heap bytes left once dropped)] for the rest."""
+    printed = vm(BREAKDOWN_HEAD + "\n".join(s for _, s in BOOT_STEPS) + READING.replace(
+        "LABEL", "'boot'"), firmware, output=True)[1]
+    booted = readings(printed)[0][2]
+    every = sorted(n[:-3] for n in os.listdir(os.path.join(ROOT, "firmware", "carddraw"))
+                   if n.endswith(".py"))
+    boot = [m[len("carddraw."):] for m in booted]
+    script = BREAKDOWN_HEAD + READING.replace("LABEL", "'start'")
+    for name in dependency_order(boot):
+        script += "#--- step\nimport carddraw.%s\n" % name + READING.replace("LABEL", repr(name))
+    for label, code in BOOT_STEPS:
+        script += "#--- step\n" + code + "\n" + READING.replace("LABEL", repr(label))
+    script += "#--- step\nKEEP = set(sys.modules)\n"
+    later = [n for n in every if n not in boot]
+    for name in later:
+        script += "#--- step\nimport carddraw.%s\n" % name + READING.replace("LABEL", repr(name))
+        script += "#--- step\n" + DROP + READING.replace("LABEL", repr(name + " dropped"))
+    got = readings(vm(script, firmware, output=True)[1])
+    rows = []
+    for i in range(1, len(got)):
+        label, alloc, mods, qstr = got[i]
+        added = [m[len("carddraw."):] for m in mods if m not in got[i - 1][2]]
+        rows.append((label, alloc - got[i - 1][1], qstr - got[i - 1][3], added))
+    return rows, len(boot) + len(BOOT_STEPS)
+
+
+def print_breakdown(firmware, sizes):
+    rows, n_boot = breakdown(firmware)
+    print("  where the heap after boot goes (VM, .mpy; each module imported on its own, "
+          "dependencies first, then main()'s steps):")
+    print("    %-16s %6s %6s %6s" % ("", ".mpy", "heap", "qstrs"))
+    total = 0
+    for label, alloc, qstr, added in rows[:n_boot]:
+        total += alloc
+        size = sizes.get("carddraw/%s.mpy" % label, "")
+        also = "  loads " + ", ".join(added) if added and label not in added else ""
+        print("    %-16s %6s %6d %6d%s" % (label, size, alloc, qstr, also))
+    print("    %-16s %6s %6d   (the stand-ins' own objects in Board(): %d)" % (
+        "total", "", total, vm(STAND_INS, firmware)))
+    print("  loaded on demand (imported after boot, with what it pulls in; then dropped):")
+    later = rows[n_boot:]
+    for i in range(0, len(later), 2):
+        label, alloc, qstr, added = later[i]
+        left = alloc + later[i + 1][1]
+        also = [a for a in added if a != label]
+        print("    %-16s %6s %6d %6d  left after dropping: %5d%s" % (
+            label, sizes.get("carddraw/%s.mpy" % label, ""), alloc, qstr, left,
+            "  (with " + ", ".join(also) + ")" if also else ""))
 
 
 def summary(pairs):
@@ -134,11 +305,12 @@ def main():
         print("  I2C stream errors: %s" % r["errors"])
 
     mpy_dir = os.path.join(ROOT, "build", "mpy")
-    build_mpy.build(mpy_dir)
+    sizes = build_mpy.build(mpy_dir)
     for label, firmware in (("source", None), (".mpy", mpy_dir)):
         h = heap(FIRMWARE_BOOT, firmware)
         print("  heap after boot, firmware as %-6s %6d bytes   (budget 32768: %s)" % (
             label + ":", h, "OK" if h < 32768 else "OVER"))
+    print_breakdown(mpy_dir, sizes)
     print("  heap after boot with the simulator's driver (simhost, source): %d bytes"
           % heap(SIM_BOOT))
     print("  speed: a loop pass (20 ms of device time) costs %.2f ms in the VM: an idle minute "
