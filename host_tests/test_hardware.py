@@ -169,8 +169,9 @@ def test_check_names_a_changed_button_pin(tmp_path):
     md = diffs["hardware/wiring.md"]
     old = md.index("-| Button RANK | 1 | GP10 | 14 | internal pull-up; pressed reads 0 |")
     assert md[old + 1] == "+| Button RANK | 1 | GP14 | 19 | internal pull-up; pressed reads 0 |"
-    assert ('-    ["pico:GP10", "btn_rank:1.l", "green", []],' in diffs["hardware/diagram.json"]
-            and '+    ["pico:GP14", "btn_rank:1.l", "green", []],' in diffs["hardware/diagram.json"])
+    wokwi = diffs["hardware/diagram.json"]
+    assert '-    ["pico:GP10", "btn_rank:1.l", "green", []],' in wokwi
+    assert '+    ["pico:GP14", "btn_rank:1.l", "green", []],' in wokwi
     assert any(m.startswith("+") and 'data-pin="19 GP14: Button RANK"' in m
                for m in diffs["hardware/wiring.svg"]), text
     # no context lines: only the RANK button's rows are reported for the tables
@@ -188,7 +189,7 @@ def test_check_command_fails_on_a_monkeypatched_config(monkeypatch, capsys):
             "  +| Button STOP | 1 | GP14 | 19 | internal pull-up; pressed reads 0 |\n") in err
     assert "\n  +| Buzzer driver | NPN base via 1 kΩ | GP20 | 26 |" in err
     assert """\n  +    ["pico:GP20", "bz1:2", "purple", []],""" in err
-    assert "Run `python tools/pins.py`" in err
+    assert "run `python tools/pins.py` to regenerate" in err.splitlines()[0]
 
 
 @pytest.mark.parametrize("argv", [["--chek"], ["--check", "--check"], ["hardware"], ["-x"]])
@@ -397,13 +398,18 @@ def test_every_signal_has_a_header_pin_of_its_own():
     ({"OLED_ADDR": 0x27}, "0x3C or 0x3D"),
     ({"LED_KIND": "lamp"}, "LED_KIND 'lamp'"),
 ])
-def test_problems_names_what_is_wrong(change, words):
+def test_problems_names_what_is_wrong(change, words, capsys, monkeypatch):
     cfg = pins.snapshot(config)
     for k, v in change.items():
         setattr(cfg, k, v)
     found = pins.problems(cfg)
     assert any(words in p for p in found), found
-    assert pins.main(["--check"], cfg=cfg) == 1
+    monkeypatch.setattr(pins, "write", lambda *a, **k: pytest.fail("wrote a bad pin map"))
+    for argv in (["--check"], []):
+        assert pins.main(argv, cfg=cfg) == 1
+        err = capsys.readouterr().err.splitlines()
+        assert err[0] == "config.py's pin map cannot work on a Pico (nothing written):"
+        assert err[1:] == ["  config.py: " + p for p in found]
 
 
 # -- The check's messages and the drawing --------------------------------------------------------

@@ -50,12 +50,7 @@ def physical(name):
     """The physical pin number (1-40) of a GPIO or a Pico pin name: 10 or "GP10" -> 14."""
     if name == "GND":
         raise ValueError("GND is on pins %s: name one" % (GND_PINS,))
-    return PICO_PINS.index(gp(name) if isinstance(name, int) else name) + 1
-
-
-def gp(gpio):
-    """GPIO number -> the Pico's pin name, "GP10"."""
-    return "GP%d" % gpio
+    return PICO_PINS.index("GP%d" % name if isinstance(name, int) else name) + 1
 
 
 def pwm_of(gpio):
@@ -94,8 +89,7 @@ COLOUR = {"GND": "black", "3V3": "red", "VSYS": "orange", "SDA": "blue", "SCL": 
 
 
 def snapshot(cfg=None):
-    """A copy of a config's settings (module or namespace; firmware/carddraw/config.py if
-    None) that can be changed freely."""
+    """A copy of a config's settings (module or namespace; config.py if None) to change freely."""
     if cfg is None:
         if FIRMWARE not in sys.path:
             sys.path.insert(0, FIRMWARE)
@@ -107,13 +101,11 @@ def snapshot(cfg=None):
 # -- Is the pin map possible? ----------------------------------------------------------------
 def signals(cfg):
     """(signal name, GPIO) for every GPIO the firmware drives with this config, in a fixed order."""
-    out = [("OLED SDA", cfg.I2C_SDA), ("OLED SCL", cfg.I2C_SCL)]
-    out += [("button %s" % b, cfg.BUTTON_PINS[b]) for b in cfg.BUTTONS]
-    if cfg.LED_KIND == "neopixel":
-        out.append(("NeoPixel DIN", cfg.NEOPIXEL_PIN))
-    else:
-        out += [("LED %s" % c, cfg.LED_PINS[c]) for c in RGB]
-    return out + [("buzzer", cfg.BUZZER_PIN)]
+    leds = ([("NeoPixel DIN", cfg.NEOPIXEL_PIN)] if cfg.LED_KIND == "neopixel" else
+            [("LED %s" % c, cfg.LED_PINS[c]) for c in RGB])
+    return ([("OLED SDA", cfg.I2C_SDA), ("OLED SCL", cfg.I2C_SCL)]
+            + [("button %s" % b, cfg.BUTTON_PINS[b]) for b in cfg.BUTTONS]
+            + leds + [("buzzer", cfg.BUZZER_PIN)])
 
 
 def problems(cfg):
@@ -129,26 +121,24 @@ def problems(cfg):
             out.append("%s is on GPIO %r, which is not on the Pico's header (GP0-GP22, "
                        "GP26-GP28)" % (name, pin))
         elif pin in used:
-            out.append("%s and %s are both on %s" % (used[pin], name, gp(pin)))
+            out.append("%s and %s are both on GP%d" % (used[pin], name, pin))
         else:
             used[pin] = name
     if cfg.BATTERY_ADC not in ADC_GPIOS:
         out.append("BATTERY_ADC %r is not an ADC pin (GPIO26-29)" % (cfg.BATTERY_ADC,))
     elif cfg.BATTERY_ADC in used:
-        out.append("BATTERY_ADC %s is also %s" % (gp(cfg.BATTERY_ADC), used[cfg.BATTERY_ADC]))
+        out.append("BATTERY_ADC GP%d is also %s" % (cfg.BATTERY_ADC, used[cfg.BATTERY_ADC]))
     return out + _i2c_problems(cfg) + _pwm_problems(cfg)
 
 
 def _i2c_problems(cfg):
-    out = []
-    if cfg.I2C_ID not in (0, 1):
-        out.append("I2C_ID %r: the RP2040 has I2C0 and I2C1" % (cfg.I2C_ID,))
-    else:
-        for role, pin in (("SDA", cfg.I2C_SDA), ("SCL", cfg.I2C_SCL)):
-            allowed = [g for g in HEADER_GPIOS if i2c_of(g) == (cfg.I2C_ID, role)]
-            if pin not in allowed:
-                out.append("I2C_%s %s cannot be I2C%d %s (that is GP%s)" % (
-                    role, gp(pin), cfg.I2C_ID, role, "/".join(map(str, allowed))))
+    out = [] if cfg.I2C_ID in (0, 1) else ["I2C_ID %r: the RP2040 has I2C0 and I2C1"
+                                           % (cfg.I2C_ID,)]
+    for role, pin in (("SDA", cfg.I2C_SDA), ("SCL", cfg.I2C_SCL)):
+        allowed = [g for g in HEADER_GPIOS if i2c_of(g) == (cfg.I2C_ID, role)]
+        if allowed and pin not in allowed:
+            out.append("I2C_%s GP%s cannot be I2C%d %s (that is GP%s)" % (
+                role, pin, cfg.I2C_ID, role, "/".join(map(str, allowed))))
     if not 10_000 <= cfg.I2C_FREQ <= 400_000:
         out.append("I2C_FREQ %d Hz: the SSD1306 is rated for up to 400 kHz" % cfg.I2C_FREQ)
     if cfg.OLED_ADDR not in (0x3C, 0x3D):
@@ -160,12 +150,12 @@ def _pwm_problems(cfg):
     """Two LED colours on one PWM channel, or the buzzer on an LED's slice (one frequency)."""
     leds = [] if cfg.LED_KIND == "neopixel" else [
         (c, cfg.LED_PINS[c]) for c in RGB if cfg.LED_PINS[c] in HEADER_GPIOS]
-    out = ["LED %s (%s) and LED %s (%s) are both PWM slice %d channel %s: one brightness for "
-           "both" % (c1, gp(p1), c2, gp(p2), *pwm_of(p2)) for i, (c1, p1) in enumerate(leds)
+    out = ["LED %s (GP%d) and LED %s (GP%d) are both PWM slice %d channel %s: one brightness "
+           "for both" % (c1, p1, c2, p2, *pwm_of(p2)) for i, (c1, p1) in enumerate(leds)
            for c2, p2 in leds[i + 1:] if pwm_of(p1) == pwm_of(p2)]
     bz = cfg.BUZZER_PIN
-    return out + ["the buzzer (%s) is on PWM slice %d with LED %s (%s): the buzzer's tones "
-                  "would change the LED's PWM frequency" % (gp(bz), pwm_of(bz)[0], c, gp(pin))
+    return out + ["the buzzer (GP%d) is on PWM slice %d with LED %s (GP%d): the buzzer's tones "
+                  "would change the LED's PWM frequency" % (bz, pwm_of(bz)[0], c, pin)
                   for c, pin in leds if bz in HEADER_GPIOS and pwm_of(pin)[0] == pwm_of(bz)[0]]
 
 
@@ -193,8 +183,7 @@ def wires(cfg):
     def add(part, part_pin, pin, colour, notes="", label=None, wokwi=()):
         w.append(Wire(part, part_pin, pin, notes, COLOUR.get(colour, ""), label, wokwi))
 
-    sda, scl = physical(cfg.I2C_SDA), physical(cfg.I2C_SCL)
-    oled = 'OLED 0.96" SSD1306'
+    sda, scl, oled = physical(cfg.I2C_SDA), physical(cfg.I2C_SCL), 'OLED 0.96" SSD1306'
     add(oled, "SDA", sda, "SDA", "I2C%d SDA, %d kHz, address 0x%02X; the module has its own "
         "pull-ups" % (cfg.I2C_ID, cfg.I2C_FREQ // 1000, cfg.OLED_ADDR), "OLED SDA", ["oled1:DATA"])
     add(oled, "SCL", scl, "SCL", "I2C%d SCL" % cfg.I2C_ID, "OLED SCL", ["oled1:CLK"])
@@ -450,12 +439,11 @@ def check(cfg=None, root=ROOT):
 
 def write(cfg=None, root=ROOT):
     """Write the generated files; returns the paths that changed."""
-    changed = []
-    for path, text in generated(snapshot(cfg), root).items():
-        if _read(root, path) != text:
-            with open(os.path.join(root, path), "w", encoding="utf-8", newline="") as f:
-                f.write(text)
-            changed.append(path)
+    want = generated(snapshot(cfg), root)
+    changed = [path for path in want if _read(root, path) != want[path]]
+    for path in changed:
+        with open(os.path.join(root, path), "w", encoding="utf-8", newline="") as f:
+            f.write(want[path])
     return changed
 
 
@@ -471,10 +459,11 @@ def main(argv=None, cfg=None):
     check_only, cfg = argv == ["--check"], snapshot(cfg)
     msgs = check(cfg) if check_only else ["config.py: " + p for p in problems(cfg)]
     if msgs:
-        head, tail = (("hardware/ does not match firmware/carddraw/config.py:", ["Run `python "
-                       "tools/pins.py` to regenerate (and review the diff)."]) if check_only else
-                      ("config.py's pin map cannot work on a Pico, nothing written:", []))
-        print("\n".join([head] + ["  " + m for m in msgs] + tail), file=sys.stderr)
+        head = ("config.py's pin map cannot work on a Pico (nothing written):"
+                if msgs[0].startswith("config.py: ") else "hardware/ does not match "
+                "firmware/carddraw/config.py (run `python tools/pins.py` to regenerate, and "
+                "review the diff):")
+        print(head, *msgs, sep="\n  ", file=sys.stderr)
         return 1
     changed = [] if check_only else write(cfg)
     print("wrote " + ", ".join(changed) if changed else "hardware/ matches config.py")
