@@ -432,6 +432,8 @@ def test_check_names_line_endings_and_caps_a_long_diff(tmp_path):
     assert svg_msgs[-1].startswith("hardware/wiring.svg: and ")
     assert svg_msgs[-1].endswith(" more diff lines")
     assert sorted(diffs) == ["hardware/wiring.md", "hardware/wiring.svg"], msgs
+    with open(os.path.join(ROOT, "hardware", "README.md"), encoding="utf-8") as f:
+        assert "prints a diff (up to %d lines a file)" % pins.DIFF_LINES in f.read()
 
 
 def test_the_drawing_tags_every_wired_pin_with_what_it_goes_to():
