@@ -218,11 +218,11 @@ def _rgb_led(cfg, add):
     common = "anode" if cfg.LED_KIND == "rgb_anode" else "cathode"
     part, lpins = "RGB LED (common %s)" % common, []
     for c in RGB:
-        lpins.append(physical(cfg.LED_PINS[c]))
-        letter, via = c[0].upper(), "%s via %s" % (c[0].upper(), ohms(LED_RESISTORS[c]))
+        gpio, resistor, letter = cfg.LED_PINS[c], LED_RESISTORS[c], c[0].upper()
+        lpins.append(physical(gpio))
+        via, ma = "%s via %s" % (letter, ohms(resistor)), (SUPPLY_V - LED_VF[c]) / resistor * 1000
         add(part, via, lpins[-1], c, "PWM slice %d %s, %d Hz; about %.1f mA" % (
-            pwm_of(cfg.LED_PINS[c]) + (cfg.LED_PWM_FREQ, (SUPPLY_V - LED_VF[c])
-                                        / LED_RESISTORS[c] * 1000)), "LED " + via,
+            pwm_of(gpio) + (cfg.LED_PWM_FREQ, ma)), "LED " + via,
             ["r_%s:1" % c, ("r_%s:2" % c, "rgb1:" + letter)])
     com = "COM (%s, longest leg)" % common
     if common == "anode":
