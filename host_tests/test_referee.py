@@ -55,11 +55,14 @@ def expected_items(c):
         items.append("Helper leaves")                                # R18: between draws
         if a.referee:
             items.append("Adjust deck")                              # R19: referee present
-    if a is not None and c.undo is not None:
-        items.append("Undo last draw")
+    if a is not None and c.undo is not None and a.state in (ACTIVE, REFEREE):
+        items.append("Undo last draw")                               # an ended action: never
     if a is not None and a.state in (ACTIVE, REFEREE):
         items.append("End action")
-    return items + ["Change code"]
+    items.append("Change code")
+    if a is None:  # the referee's task: frozen or not, from set-up only (issue 10)
+        items.append("Unfreeze task" if c.settings["frozen"] else "Freeze task")
+    return items
 
 
 def menu_rows(c):
@@ -74,13 +77,14 @@ def menu_rows(c):
 
 
 def test_the_menu_is_a_table_of_label_rule_and_deed():
-    assert len(LABELS) == len(set(LABELS)) == 7
+    assert len(LABELS) == len(set(LABELS)) == 9
     for label, when, deed in referee.MENU:
         assert isinstance(label, str) and len(label) <= 15 and callable(when) and callable(deed)
 
 
 @pytest.mark.parametrize("colours,settings,seq,want", [
-    ((), {}, "", ["Change code"]),                                               # no action
+    ((), {}, "", ["Change code", "Freeze task"]),                                # no action
+    ((), {"frozen": True}, "", ["Change code", "Unfreeze task"]),
     ((), {}, "D", ["Helper leaves", "End action", "Change code"]),
     (("green",), {"referee": True, "needed": 2}, "D D D",
      ["Helper leaves", "Adjust deck", "Undo last draw", "End action", "Change code"]),
@@ -88,8 +92,8 @@ def test_the_menu_is_a_table_of_label_rule_and_deed():
      ["Undo last draw", "End action", "Change code"]),
     (("black",), {"referee": True, "black": 1}, "D D D",                          # R14
      ["Black: go on", "Black: fail", "Undo last draw", "End action", "Change code"]),
-    (("black",), {"black": 1}, "D D D", ["Undo last draw", "Change code"]),       # failed
-    (("green",), {}, "D D D", ["Undo last draw", "Change code"]),                 # succeeded
+    (("black",), {"black": 1}, "D D D", ["Change code"]),       # failed: its end is final
+    (("green",), {}, "D D D", ["Change code"]),                 # succeeded: the same
 ])
 def test_each_item_is_offered_exactly_when_its_rule_allows(colours, settings, seq, want):
     c = device(colours, **settings)

@@ -86,8 +86,9 @@ def test_setup_names_bonus_greens_and_several_difficulty_colours_R5_R6_R8():
     c = dev(ranks=1, helpers=3, bonus=1, yellow=2, red=3, black=1)
     lines = c.view().lines
     assert "Team +2 +1 bonus" in lines          # min(3 helpers, 1 rank) + 1 rank; 1 bonus
-    assert "Task Y2 R3 B1" in lines
-    assert deck_line((4, 1, 2, 2)) in lines      # R8: 4 yellow -> 1 yellow + 1 red; 5 red -> 2 + B
+    assert "Task +2Y +3R +1B" in lines
+    assert "Task+1G+2Y+3R+1B" in dev(green=1, yellow=2, red=3, black=1).view().lines
+    assert deck_line((5, 1, 2, 2)) in lines      # R8: 4 yellow -> 1 + a red; 5 red -> 2 + a black
     assert "Task  none" in dev().view().lines
 
 

@@ -66,16 +66,22 @@ NUMBERS = {
     "interval": (45, 30, 60),  # R21 seconds between timed draws
     "brightness": (3, 1, 5),   # display contrast steps
 }
-FLAGS = {"referee": False, "timed": False, "buzzer": True}
+# frozen: the referee froze the task (settings.FROZEN) for every action until unfrozen;
+# changed only from the referee menu, behind the lock.
+FLAGS = {"referee": False, "timed": False, "buzzer": True, "frozen": False}
 SKILLS = ("surgery", "repair", "scan")
 DEFAULT_SKILL = "surgery"
-# The referee lock: a sequence of 4 short presses (R, H, D, S) entered after a long STOP.
-DEFAULT_LOCK = "RHRH"
+# The referee lock: 4 to 8 short presses (R, H, D, S) entered after a long STOP, kept only as
+# a salted sha256 (lockcode.py). The default code is R H R H; LOCK_SALT salts it and any plain
+# code that older firmware kept (a code's own salt is fresh each time a referee changes it).
+LOCK_SALT = "0000000000000000"
+DEFAULT_LOCK = ("4$0000000000000000$"
+                "3e2490318e6d08cf87fac97a7f2c8ab304dce8818c8bfbbf6d7a2d9e415fa60c")
 
 
 def defaults():
     """A fresh settings dict."""
-    d = {"skill": DEFAULT_SKILL, "lock": DEFAULT_LOCK}
+    d = {"skill": DEFAULT_SKILL, "lock": DEFAULT_LOCK, "lock_fails": 0}  # wrong tries
     for name in NUMBERS:
         d[name] = NUMBERS[name][0]
     for name in FLAGS:

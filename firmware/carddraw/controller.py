@@ -9,7 +9,7 @@ table PRESS (LONG for long presses, TICK for the clock); what a screen shows com
 line-builder in LINES. All are keyed by screen name: a new screen is a handler and a
 line-builder added to the tables. The rare screens live in modules loaded only while shown
 (ON_DEMAND): referee.py (lock, referee menu, adjust, new code), options.py, outcome.py (the
-stop question, black card, success, finishing, summary, stopped, failed); they add their
+stop question, black card, success, finishing, summary, failed); they add their
 entries to the tables when loaded and are dropped when closed, so they are not in the heap
 after boot. Handlers use the controller's methods goto, say, beep, record, change, move,
 leave, home, rearm, end and clear.
@@ -33,21 +33,26 @@ Screens and their buttons (view.screen in brackets):
                        DRAW draw a card. STOP asks to confirm the stop.
                        Timed mode: a draw by itself every interval, after a 5 s warning
                        (LED blinks, a beep a second); STOP during the warning stops at once.
-  Stop? [confirm]      DRAW stop (R16, a failed attempt: no retry today). Any other: back.
-  Card [card]          the card, its colour on the LED (black shows purple), its result in
-                       the action's words (R24). With redraws left (R15): DRAW accept,
+  Stop? [confirm]      DRAW stop (R16, a failed attempt: no retry today), then the
+                       finishing and the summary as after a success (R23). Any other: back.
+  Card [card]          the card, its colour on the LED (black shows purple), what it did
+                       ("Success 1 of 3", "Setback", "Complication 2", "Catastrophe"; not
+                       yet accepted: what it will do if accepted), its result in the
+                       action's words (R24). With redraws left (R15): DRAW accept,
                        HELP redraw; STOP refused (R16). With none left the card applies at
                        once: DRAW or STOP goes on (to the deck again, R20, or the outcome).
   Black card [referee] a black with a referee present (R14): only the referee menu decides.
   Success [success]    RANK/HELP move, DRAW picks: finish (R23) or chain a new action (R17).
   Finishing [finishing] 60 s roleplay countdown (R23), then the summary. No button skips it.
-  Summary [summary]    successes, complications, outcome. DRAW: set-up.
-  Stopped [stopped]    the R16 reminder. DRAW: set-up.
+                       After a stop it carries the no-retry-today reminder (R16).
+  Summary [summary]    successes, complications, outcome (success or stopped; a stop with
+                       the no-retry-today reminder, R16). DRAW: set-up.
   Failed [failed]      the catastrophe (R14). DRAW: set-up.
   Referee lock [lock]  four presses of R/H/D/S (default config.DEFAULT_LOCK). A wrong code
                        says so and goes back. Hold STOP: cancel. 30 s idle: cancel.
   Referee [refmenu]    black: go on / black: fail (R14), helper leaves (R18), adjust deck
-                       (R19), undo last draw, end action, change code. STOP: leave.
+                       (R19), undo last draw (while the action runs), end action,
+                       change code. STOP: leave.
                        30 s idle leaves, so a player cannot pick up an open menu.
   Adjust deck [adjust] pick a colour with DRAW, then RANK removes one card, HELP adds one
                        (R8 settles). STOP: back to the referee menu.
@@ -65,20 +70,23 @@ Log records (take_log), each {"ev": ..., "ms": now_ms, ...}:
   accept   "n", "card", "deck" after the result, "state", "successes", "complications"
   referee  "decision": "continue" or "end" (R14)
   stop     "successes", "needed", "draws"
-  end      "outcome": succeeded, failed, stopped or "ended by referee"; the counts
-  helper_leaves, adjust ("colour", "delta"), undo: each with the "deck" after
+  end      "outcome": succeeded, failed, stopped or "ended by referee"; the counts.
+           Once per action, and final: nothing is undone after it (no reopening)
+  helper_leaves, adjust ("colour", "delta"), undo: each with the "deck" after; undo only
+           while the action runs ("draws" and "state" after it)
   settings the options changed (name: value), or "lock": "changed" (never the code)
   seed, chain, error ("msg": a bug caught and shown instead of crashing)
 """
 from carddraw import config, settings as known
 from carddraw.config import COLS, ROWS, TITLE_COLS
-from carddraw.deck import COLOURS, BLACK, check_colour
+from carddraw.deck import COLOURS, GREEN, RED, BLACK, check_colour
 from carddraw.action import ACTIVE, SUCCEEDED, STOPPED, FAILED, REFEREE, RuleError
-from carddraw.odds import next_card, success_chance
+from carddraw.odds import next_card, action_risk, fmt_chance
 
 WARN_MS = 5000         # R21 warning before a timed draw
 FINISH_MS = 60000      # R23
 IDLE_MS = 30000        # the lock and the referee menus close after this long untouched
+MSG_MS = 10000         # a message goes back by itself after this long (R21: nothing stalls)
 SKILLS = config.SKILLS
 # On the board a .mpy is loaded into RAM, and every separate string costs some 30 bytes on
 # top of its characters: so the texts live in a few long strings, split where shown.
@@ -94,13 +102,14 @@ OUTCOMES = {SUCCEEDED: "Success reached!", FAILED: "The action fails",
             REFEREE: "Referee decides"}
 MENU_ROWS = ROWS - 2   # a menu shows this many rows between its title and its hint
 LOCKED = ("lock", "refmenu", "adjust", "newcode")  # referee screens
+HELD = ("refmenu", "adjust", "newcode")  # reached only with the code: a timed draw waits (R21)
 SCREENS = ("setup", "options", "active", "confirm", "card", "referee", "success", "finishing",
-           "summary", "stopped", "failed", "lock", "refmenu", "adjust", "newcode", "message")
+           "summary", "failed", "lock", "refmenu", "adjust", "newcode", "message", "task")
 # Screens whose code is loaded only when shown (not in the heap after boot): screen -> module
 ON_DEMAND = {"options": "options", "lock": "referee", "refmenu": "referee",
              "adjust": "referee", "newcode": "referee", "confirm": "outcome",
              "referee": "outcome", "success": "outcome", "finishing": "outcome",
-             "summary": "outcome", "stopped": "outcome", "failed": "outcome"}
+             "summary": "outcome", "failed": "outcome", "task": "task"}
 LOADED = []  # the on-demand modules in RAM now
 
 
@@ -162,11 +171,19 @@ def deck_line(counts):
 
 
 def odds_line(counts):
-    return "".join(["%3d%%" % round(p * 100) for p in next_card(counts)])  # R25
+    # R25, whole percents by the one rule (fmt_chance): a card that can come is never "0%"
+    return "".join(["%4s" % fmt_chance(p, 0) for p in next_card(counts)])
 
 
 def pct(p):
-    return "%5.1f%%" % (int(p * 1000) / 10)  # rounded down: never shows 100% unless certain
+    # R26 by the one rule every screen and tool uses: "<0.1%", never "0%", for a long shot
+    return "%6s" % fmt_chance(p)
+
+
+def risk_line(red, black):
+    """The risks beside the chance (odds.action_risk), 16 columns at most: "Comp 29% Blk 3%"."""
+    line = "Comp %s Blk %s" % (fmt_chance(red, 0), fmt_chance(black, 0))
+    return line if len(line) <= COLS else line.replace(" ", "", 1)
 
 
 def tally(action):
@@ -196,6 +213,7 @@ def load(name):
     PRESS.update(module.PRESS)
     LINES.update(module.LINES)
     TICK.update(getattr(module, "TICK", {}))
+    LONG.update(getattr(module, "LONG", {}))
     LOADED.append(name)
 
 
@@ -209,6 +227,7 @@ def unload(name):
             PRESS.pop(screen, None)
             LINES.pop(screen, None)
             TICK.pop(screen, None)
+            LONG.pop(screen, None)
     if name in LOADED:
         LOADED.remove(name)
     if sys.implementation.name == "micropython":
@@ -253,8 +272,10 @@ class Controller:
         self.cur = 0            # menu cursor
         self.editing = False    # a menu row's value is being changed
         self.code = ""          # the presses entered on the lock or the new-code screen
+        self.lock_until = None  # when the wait after wrong codes ends (lockcode.py)
         self.idle = 0           # the last press
         self.msg = None         # (title, lines, screen to return to)
+        self.since = now_ms     # when the screen on show came (goto)
         self.before = None      # the settings when the options menu opened
         self._beeps = []
         self._log = []
@@ -277,13 +298,16 @@ class Controller:
         self.now = now_ms
         screen = self.screen
         try:
+            if screen == "message" and now_ms - self.since >= MSG_MS:
+                self.goto(self.msg[2])  # a message goes by itself: it holds nothing up (R21)
             if self.in_referee_screens():
                 if now_ms - self.idle > IDLE_MS:
                     self.leave()  # a referee screen left open closes itself
             else:
-                on_tick = code_for(TICK, screen)
+                on_tick = code_for(TICK, self.screen)
                 if on_tick is not None:
                     on_tick(self)
+            self._timed()  # R21: the cadence runs whatever the screen
         except Exception as e:
             self._failsafe(e, screen)
         sec = self.seconds_left()
@@ -298,9 +322,22 @@ class Controller:
             lines, led = self._lines()
             lines[0] = lines[0][:TITLE_COLS]  # room for the battery icon
             art = ART.get(self.screen)
+            art = art and art(self, lines)
+            if self.seeded:  # the bench's seed chose the cards: every screen says so
+                title = lines[0][:TITLE_COLS - 5]
+                lines[0] = title + " " * (TITLE_COLS - 4 - len(title)) + "SEED"
+                if art:  # the graphics' title (their icon and mark still name the skill)
+                    art = art[:2] + ("SEEDED",) + art[3:]
+            if self.warn and self.screen != "active":  # R21: the warning shows on any screen
+                led = "white"
+                lines = (lines + [""] * ROWS)[:ROWS]
+                lines[ROWS - 1] = "%s in %ds!" % (
+                    "Accept" if self.card is not None and not self.applied else "Draw",
+                    self.warn)
+                if art:  # both pictures end with their foot lines (pictures.py)
+                    art = art[:-1] + ((lines[ROWS - 1],),)
             self._view = View(self.screen, [line[:COLS] for line in lines[:ROWS]], led,
-                              self.screen == "active" and self.warn > 0,
-                              art and art(self, lines))
+                              self.warn > 0, art)
         return self._view
 
     def take_beeps(self):
@@ -322,6 +359,8 @@ class Controller:
                 "undo": self.undo, "card": self.card, "applied": self.applied,
                 "ended": self.ended}
 
+    seeded = False  # seed() chose the cards: every record and every screen says so until reboot
+
     def seed(self, n):
         if self.screen != "setup":
             return "seed only on the set-up screen"
@@ -330,6 +369,8 @@ class Controller:
         except Exception as e:
             return "cannot seed: %s" % e
         self.record("seed", n=n)
+        self.seeded = True
+        self._view = None
         return None
 
     def show(self):
@@ -357,7 +398,7 @@ class Controller:
         self.idle = now
         try:
             if not self._global_rules(button, long):
-                handler = LONG.get(screen) if long else code_for(PRESS, screen)
+                handler = code_for(LONG if long else PRESS, screen)
                 if handler is not None:  # finishing: nothing skips the roleplay (R23)
                     handler(self, button)
         except (RuleError, ValueError) as e:  # the engine refused: say why, change nothing
@@ -403,30 +444,58 @@ class Controller:
                     referee=action.referee, timed=settings["timed"],
                     interval=settings["interval"], deck=list(action.deck.counts()),
                     chance=round(self.chance(action), 4), chain=self.chained)
+        if not settings["frozen"]:  # R6: each action its own difficulty, unless the referee's
+            for name in known.DIFFICULTY:
+                self.change(name, 0)
         self.chained = False
         self.beep("click")
         self.goto("active")
         return action
 
     def _timed(self):
-        """R21: a draw by itself at the interval after the last draw, a 5 s warning first."""
+        """R21: a draw by itself an interval after the last, a 5 s warning first, whatever the
+        screen (tick runs it on every one): on the stop question, a message or the lock the
+        card is drawn all the same and shown. Only the referee menu, open with the code,
+        holds the draw (then a full warning once it closes), and an empty deck (R22): no
+        draw, the deck screen says so, and the interval starts when the referee adds cards."""
         action = self.action
-        if not self.settings["timed"] or action.state != ACTIVE or action.pending is not None:
+        if action is None or not self.settings["timed"] or action.state != ACTIVE:
+            return
+        if action.pending is None and action.deck.total() == 0:
+            self.rearm()  # R22: nothing to draw, no error: wait for the referee (R19)
+            return
+        shown = self.msg[2] if self.screen == "message" else self.screen
+        if shown in HELD:
+            self.warn = 0
+            self.due = max(self.due, self.now + WARN_MS)
             return
         left = self.due - self.now
         if left > WARN_MS:
             return
-        if not self.warn and left < WARN_MS - 1000:  # a late tick must not cut the warning
-            self.due = self.now + WARN_MS
-            left = WARN_MS
+        if not self.warn and left < WARN_MS:  # none shown yet (a late tick, a power cut, the
+            self.due = self.now + WARN_MS      # referee menu just closed): a full warning; one
+            left = WARN_MS                     # on show goes on across screens, never anew
         if left <= 0:
-            self._draw(True)
+            self._due()
             return
         sec = (left + 999) // 1000
         if sec != self.warn:
             self.warn = sec
             self.beep("warn")
             self._view = None
+
+    def _due(self):
+        """R21: the timed turn, the warning over. A card on show whose result applied (no
+        decision left) goes, and the next is drawn. One with redraws left (R15) is accepted
+        instead, as DRAW would: the lead did not decide in time. That acceptance takes this
+        interval's turn: the next draw comes an interval later (rearm), after its own
+        warning, the rhythm as after any draw."""
+        if self.card is not None and not self.applied:
+            press_card(self, "DRAW")
+            self.rearm()
+            return
+        self.card = None
+        self._draw(True)
 
     def _draw(self, timed):
         action = self.action
@@ -475,7 +544,9 @@ class Controller:
                     draws=action.draws)
         self.end(STOPPED)
         self.beep("fail")
-        self.goto("stopped")
+        self.ended = "finishing"  # R16: a stop, like a success, goes to the finishing (R23)
+        self.fin_end = self.now + FINISH_MS
+        self.goto("finishing")
 
     def _restore(self, state):
         try:
@@ -490,17 +561,20 @@ class Controller:
         self.card = card
         self.applied = applied
         self.ended = ended
-        self.rearm()
+        # R21: after a power cut the warning starts at once (a fresh interval at each boot
+        # would let switching off every 40 s hold the draws back for ever)
+        self.due = self.now + WARN_MS
         self.fin_end = self.now + FINISH_MS
         self.screen = self.home()
 
     # -- for the screens' handlers (here, in referee.py and options.py) -----------------------
     def goto(self, screen):
-        if screen == "active" and self.due is not None and self.due < self.now + WARN_MS:
-            self.due = self.now + WARN_MS  # R21: never a timed draw without a full warning
         if screen == "success" and self.screen != screen:
             self.cur = 0  # the cursor starts on "finish"
-        self.warn = 0
+        if self.action is None or self.action.state != ACTIVE:
+            self.warn = 0  # R21: a warning on show goes on from screen to screen (leaving the
+                           # lock grants no fresh one) until the draw or the action's end
+        self.since = self.now
         self.screen = screen
         self._view = None
         shown = self.msg[2] if screen == "message" else screen
@@ -524,6 +598,8 @@ class Controller:
         """A log record (see the module's docstring)."""
         entry = {"ev": event, "ms": self.now}
         entry.update(fields)
+        if self.seeded:
+            entry["seeded"] = True
         if len(self._log) >= 64:  # the app takes the log every loop; never grow without end
             self._log.pop(0)
         self._log.append(entry)
@@ -559,11 +635,14 @@ class Controller:
             return "card"
         if action.state == SUCCEEDED:
             return self.ended
-        return action.state  # active, referee, stopped, failed: each a screen of that name
+        if action.state == STOPPED:  # R16, R23: the finishing, then the summary
+            return "summary" if self.ended == "summary" else "finishing"
+        return action.state  # active, referee, failed: each a screen of that name
 
     def rearm(self):
-        """R21: the next timed draw comes an interval from now."""
+        """R21: the next timed draw comes an interval from now (its warning still to come)."""
         self.due = self.now + self.settings["interval"] * 1000
+        self.warn = 0
 
     def end(self, outcome):
         action = self.action
@@ -584,9 +663,16 @@ class Controller:
             key = (action.deck.counts(), action.successes, action.auto_applied, action.state,
                    action.pending)
         if key != self._ckey:
-            self._cval = success_chance(action)
+            odds = action_risk(action)  # R26 and the risks beside it, in one sweep
+            self._cval = odds[0]
+            self._crisk = odds[1:3]
             self._ckey = key
         return self._cval
+
+    def risks(self, action):
+        """(red, black): the chances of a complication and of a black, beside chance()."""
+        self.chance(action)
+        return self._crisk
 
     # -- plumbing -----------------------------------------------------------------------------
     def _failsafe(self, error, where):
@@ -601,6 +687,8 @@ class Controller:
             self.resume_version += 1
 
     def seconds_left(self):
+        if self.screen == "lock" and self.lock_until is not None:  # the wait's countdown
+            return max(0, (self.lock_until - self.now + 999) // 1000)
         if self.screen == "finishing":
             return max(0, (self.fin_end - self.now + 999) // 1000)
         if self.screen == "active" and self.settings["timed"]:
@@ -638,12 +726,13 @@ def restored_extras(state, action):
 def press_setup(ctl, button):
     if button == "DRAW":
         ctl._start()
-    elif button == "STOP":
-        settings = ctl.settings
-        ctl.change("skill", SKILLS[(SKILLS.index(settings["skill"]) + 1) % len(SKILLS)])  # R24
-        if settings["skill"] != "scan" and settings["ranks"] == 0:
-            ctl.change("ranks", 1)  # R3
-        ctl.beep("click")
+    elif button == "STOP":  # the difficulty picker (task.py), unless the referee set it
+        if ctl.settings["frozen"]:
+            ctl.say("Set by referee", "The referee set this task. You set ranks and helpers.",
+                    "setup")
+        else:
+            ctl.beep("click")
+            ctl.goto("task")
     else:
         step_team(ctl, button, 1)
 
@@ -709,12 +798,34 @@ def setup_lines(ctl):
     if settings["timed"]:
         title += " T%d" % settings["interval"]
     planned = known.action_from(settings)
+    needed = settings["needed"]
     return ["Chain set-up" if ctl.chained else "Set-up", title,
             "Ranks %d  Help %d" % (settings["ranks"], settings["helpers"]),
-            deck_line(planned.deck.counts()),
-            "Chance  " + pct(ctl.chance(planned, ctl.settings_version)),
-            "Need %d Redraw %d" % (settings["needed"], settings["redraws"]),
-            "S:skill  D:start", "hold D:opt S:ref"], None
+            team_line(settings), task_line(settings), deck_line(planned.deck.counts()),
+            ("Need %d " % needed if needed > 1 else "Chance  ")
+            + pct(ctl.chance(planned, ctl.settings_version)),
+            "Task set by ref" if settings["frozen"] else "S:task  D:start"], None
+
+
+def team_line(settings):
+    """The greens the team brings: R3 ranks, R4 helpers up to the ranks, R5 bonus."""
+    ranks = settings["ranks"]
+    team = ranks + min(settings["helpers"], ranks)
+    if settings["bonus"]:
+        return "Team +%d +%d bonus" % (team, settings["bonus"])
+    return "Team  +%d green" % team
+
+
+def task_line(settings):
+    """The task's difficulty cards (R6): "none", "+1 red", or "+2Y +3R +1B" for a mix."""
+    added = [(name, settings[name]) for name in known.DIFFICULTY if settings[name]]
+    if not added:
+        return "Task  none"
+    if len(added) == 1:
+        return "Task  +%d %s" % (added[0][1], added[0][0])
+    marks = ["+%d%s" % (count, name[0].upper()) for name, count in added]
+    line = "Task " + " ".join(marks)
+    return line if len(line) <= COLS else "Task" + "".join(marks)
 
 
 def active_lines(ctl):
@@ -723,18 +834,38 @@ def active_lines(ctl):
     counts = action.deck.counts()
     lines = [part(NAMES, SKILLS.index(action.skill)) + (" timed" if timed else ""),
              deck_line(counts), odds_line(counts), "Chance  " + pct(ctl.chance(action)),
-             tally(action), "Draws %-3d Redr %d" % (action.draws, action.redraws_left)]
-    if ctl.warn:
-        return lines + ["DRAW IN %ds!" % ctl.warn, "S:stop now"], "yellow"
-    waiting = "Auto draw in %ds" % ctl.seconds_left() if timed else ""
+             risk_line(*ctl.risks(action)), tally(action)]
+    draws = "Draws %-3d Redr %d" % (action.draws, action.redraws_left)
+    if ctl.warn:  # R21: white, a colour no card has
+        return lines + ["DRAW IN %ds!" % ctl.warn, "S:stop now"], "white"
+    if not sum(counts):  # R22: nothing to draw until the referee adds cards (R19)
+        return lines + ["Deck empty:", "call the referee"], None
+    waiting = "Auto draw in %ds" % ctl.seconds_left() if timed else draws
     return lines + [waiting, "D:draw  S:stop"], None
+
+
+def card_label(action, colour, applied):
+    """What the card did: "Success 1 of 3" (successes after it, of those needed, R10, R11),
+    "Setback" (R12), "Complication 2" (the action's count after it, R13), "Catastrophe"
+    (R14). A card not yet applied (R15) says what it will do if accepted, the same label it
+    keeps then: the lead decides on a redraw by exactly that."""
+    kind = part(KINDS, COLOURS.index(colour))
+    if colour == GREEN:
+        won = action.successes
+        if not applied:
+            won += 1 if action.auto_applied else 1 + min(action.auto, action.ranks)  # R11
+        # automatic successes may pass those needed; the label stops at done
+        return "%s %d of %d" % (kind, min(won, action.needed), action.needed)
+    if colour == RED:
+        return "%s %d" % (kind, action.complications + (0 if applied else 1))
+    return kind
 
 
 def card_lines(ctl):
     action = ctl.action
     colour = ctl.card
     index = COLOURS.index(colour)
-    lines = [part(CNAMES, index) + " card", "%s #%d" % (part(KINDS, index), action.draws)]
+    lines = [part(CNAMES, index) + " card", card_label(action, colour, ctl.applied)]
     lines += (wrap(words(action.skill, colour)) + [""])[:2]
     if not ctl.applied:
         return lines + ["Redraws left %d" % action.redraws_left, "D:accept",
@@ -746,13 +877,15 @@ def card_lines(ctl):
 # -- graphics for the screens played most (pictures.py draws them; the lines stay) ----------
 def active_art(ctl, lines):
     """The deck, the chance in large digits (R26), draws and redraws (or the time to the next
-    timed draw); the hint, or the timed warning, then the tally at the foot."""
+    timed draw); under the digits the risks (a complication, a black), or the timed warning,
+    then the tally at the foot."""
     action = ctl.action
     side = ("Draw%2d" % action.draws, "Redr %d" % action.redraws_left)
     if ctl.warn:
         hint = "DRAW %ds  S:stop" % ctl.warn
     else:
-        hint = lines[7]
+        # the risks under the large digits (lines[4]); an empty deck's words instead
+        hint = lines[4] if sum(action.deck.counts()) else lines[7]
         if ctl.settings["timed"]:
             side = ("in %2ds" % ctl.seconds_left(), side[0])
     return ("deck", action.skill, part(NAMES, SKILLS.index(action.skill)),
@@ -769,8 +902,11 @@ def card_art(ctl, lines):
     else:
         # a success shows in the tally itself, in its place; a black's outcome replaces it
         foot = action.state != SUCCEEDED and OUTCOMES.get(action.state) or tally(action)
+    label = lines[1]
+    if len(label) > 14:  # beside the card only 14 fit: the number stays whole
+        label = label[:5] + ". " + label.split(" ")[-1]  # "Complication 10" -> "Compl. 10"
     return ("card", action.skill, part(NAMES, SKILLS.index(action.skill)),
-            action.deck.counts(), ctl.card, lines[1],
+            action.deck.counts(), ctl.card, label,
             wrap(words(action.skill, ctl.card), 14)[:2], (foot,))
 
 
@@ -786,5 +922,5 @@ PRESS = {"setup": press_setup, "active": press_active, "card": press_card}
 LONG = {"setup": long_setup}
 LINES = {"setup": setup_lines, "active": active_lines, "card": card_lines,
          "message": message_lines}
-TICK = {"active": Controller._timed}
+TICK = {}  # the timed draw (R21) is no screen's: tick runs it on every one
 ART = {"active": active_art, "card": card_art}   # screens drawn as graphics

@@ -3,10 +3,12 @@
 # the heap after boot. Which options there are, their labels, ranges and steps: settings.py.
 #
 #   Options [options]  RANK/HELP move, DRAW picks; on a number RANK lowers it, HELP raises
-#                      it, DRAW or STOP is done; DRAW on an on/off item flips it.
+#                      it, DRAW or STOP is done; DRAW on an on/off item flips it, on the
+#                      skill (the last row) steps to the next skill. The rows of a task the
+#                      referee froze (settings.FROZEN) are refused with a message.
 #                      STOP: back to set-up, the changes logged.
 from carddraw import config, settings as known
-from carddraw.controller import menu_lines
+from carddraw.controller import SKILLS, NAMES, menu_lines, part
 
 
 def shown_value(name, value):
@@ -31,13 +33,27 @@ def press_options(ctl, button):
         log_changes(ctl)
         ctl.goto("setup")
     elif button == "DRAW":
-        if name in config.FLAGS:
+        if ctl.settings["frozen"] and name in known.FROZEN:
+            ctl.say("Set by referee", "The referee set this task: ask them to change it.",
+                    "options")
+            return
+        if name == "skill":
+            next_skill(ctl)
+        elif name in config.FLAGS:
             ctl.change(name, not ctl.settings[name])
         else:
             ctl.editing = True
     else:
         ctl.move(button, len(known.OPTIONS))
     ctl.beep("click")
+
+
+def next_skill(ctl):
+    """The next of surgery, repair, scan (R24); leaving a scan at rank 0 lifts it to 1 (R3)."""
+    settings = ctl.settings
+    ctl.change("skill", SKILLS[(SKILLS.index(settings["skill"]) + 1) % len(SKILLS)])
+    if settings["skill"] != "scan" and settings["ranks"] == 0:
+        ctl.change("ranks", 1)
 
 
 def step_value(ctl, name, direction):
@@ -63,7 +79,11 @@ def log_changes(ctl):
 
 def options_lines(ctl):
     values = [shown_value(name, ctl.settings[name]) for name in known.OPTIONS]
-    return menu_lines("Options", known.LABELS.split("|"), values, ctl.cur, ctl.editing,
+    labels = known.LABELS.split("|")
+    skill = known.OPTIONS.index("skill")  # its name is longer than a value column
+    labels[skill] += " " + part(NAMES, SKILLS.index(ctl.settings["skill"]))
+    values[skill] = ""
+    return menu_lines("Options", labels, values, ctl.cur, ctl.editing,
                       "R/H:move D:pick"), None
 
 

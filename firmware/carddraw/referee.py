@@ -4,86 +4,84 @@
 # heap after boot. Each screen adds a handler to controller.PRESS and a line-builder to
 # controller.LINES (the tables at the end of this file).
 #
-#   Referee lock [lock]  the code's presses of R/H/D/S. A wrong code says so and goes back.
+#   Referee lock [lock]  the code's presses of R/H/D/S, checked by lockcode.py once there are as
+#                        many as the code has. A wrong code says so (and how many tries are
+#                        left before a wait) and goes back; during a wait, a countdown and no
+#                        press is taken.
 #   Referee [refmenu]    the items of MENU that apply now. STOP: leave.
 #   Adjust deck [adjust] pick a colour with DRAW, then RANK removes one card, HELP adds one
 #                        (R8 settles). STOP: back to the referee menu.
-#   New code [newcode]   the code's presses, then DRAW saves, STOP cancels, RANK/HELP start over.
-from carddraw import settings as known
+#   New code [newcode]   4 to 8 presses, then hold DRAW: save, hold RANK: start over, hold STOP:
+#                        cancel.
+from carddraw import lockcode, settings as known
 from carddraw.action import ACTIVE, FAILED, REFEREE
 from carddraw.controller import CNAMES, deck_line, menu_lines
 from carddraw.deck import COLOURS
 
 LOCK_TEXT = "Referee lock|Enter the code|with R H D S:|"
+WAIT_TEXT = "Referee lock|Too many wrong|codes: no code|is taken until|the wait ends.|"
 
 
-class Lock:
-    """The referee code: when an entry is complete, whether it opens the lock, and how a new
-    code is kept. The one place that knows what a code is; the settings keep it under "lock"
-    (settings.lock_ok says what a kept code looks like)."""
-
-    presses = known.LOCK_PRESSES
-
-    def __init__(self, ctl):
-        self.ctl = ctl
-
-    def complete(self, entered):
-        """Whether `entered` holds a whole code, to be checked or kept now."""
-        return len(entered) >= self.presses
-
-    def opens(self, entered):
-        return entered == self.ctl.settings["lock"]
-
-    def keep(self, entered):
-        ctl = self.ctl
-        ctl.change("lock", entered)
-        ctl.record("settings", lock="changed")  # never the code itself: players read logs
+def shown_code(entered, hidden):
+    """The code as entered so far, centred: a * for each press (how many presses the code
+    takes stays unsaid), or on the new-code screen the presses themselves."""
+    marks = " ".join("*" * len(entered) if hidden else entered)
+    return " " * ((16 - len(marks)) // 2) + marks
 
 
-def shown_code(entered, presses, hidden):
-    """The code as entered so far: * for each press (or the press itself), _ for each to come."""
-    marks = "*" * len(entered) if hidden else entered
-    return "    " + " ".join(marks + "_" * (presses - len(entered)))
-
-
-# -- the lock -----------------------------------------------------------------------------------
+# -- the lock (lockcode.py checks the code, counts wrong tries and runs the wait) ---------------
 def press_lock(ctl, button):
-    lock = Lock(ctl)
+    if lockcode.wait_ms(ctl):
+        ctl.beep("error")  # while the wait runs no press is taken: no code can be tried
+        return
     ctl.beep("click")
     ctl.code += button[0]
-    if lock.complete(ctl.code):
-        if lock.opens(ctl.code):
+    if len(ctl.code) >= lockcode.presses(ctl):
+        said = lockcode.attempt(ctl, ctl.code)
+        ctl.code = ""
+        if said is None:
             ctl.cur = 0
             ctl.goto("refmenu")
         else:
-            ctl.say("Wrong code", "Wrong referee code.", ctl.back)
+            ctl.say("Wrong code", said, ctl.back)
 
 
 def lock_lines(ctl):
-    code = shown_code(ctl.code, Lock.presses, True)
-    return (LOCK_TEXT + "|" + code + "|||hold S: cancel").split("|"), None
+    left = lockcode.wait_ms(ctl)
+    if left:  # a countdown (controller.seconds_left redraws it every second)
+        return (WAIT_TEXT + "|Wait " + lockcode.wait_text(left) + "|hold S: cancel").split(
+            "|"), None
+    return (LOCK_TEXT + "|" + shown_code(ctl.code, True) + "|||hold S: cancel").split("|"), None
 
 
 def press_newcode(ctl, button):
-    lock = Lock(ctl)
-    ctl.beep("click")
-    if not lock.complete(ctl.code):
+    if len(ctl.code) < known.LOCK_MAX:
         ctl.code += button[0]
-    elif button == "DRAW":
-        lock.keep(ctl.code)
-        ctl.cur = 0
-        ctl.say("Code saved", "The new referee code is saved.", "refmenu", "click")
-    elif button == "STOP":
-        ctl.goto("refmenu")
+        ctl.beep("click")
     else:
-        ctl.code = ""  # RANK or HELP: start over
+        ctl.beep("error")  # 8 presses at most
+
+
+def long_newcode(ctl, button):
+    """Hold DRAW: save the code entered (4 to 8 presses); hold RANK: start over. (DRAW alone
+    is a press of the code, so saving takes a long press; hold STOP cancels, as everywhere.)"""
+    if button == "DRAW":
+        said = lockcode.keep(ctl, ctl.code)
+        ctl.code = ""
+        if said is None:
+            ctl.cur = 0
+            ctl.say("Code saved", "The new referee code is saved.", "refmenu", "click")
+        else:
+            ctl.say("Not saved", said + ".", "newcode")
+    elif button == "RANK":
+        ctl.code = ""
+        ctl.beep("click")
 
 
 def newcode_lines(ctl):
-    done = Lock(ctl).complete(ctl.code)
-    return ["New code", "Press %d keys:" % Lock.presses, "",
-            shown_code(ctl.code, Lock.presses, False), "",
-            "D:save S:cancel" if done else "", "hold S: cancel"], None
+    ready = len(ctl.code) >= known.LOCK_MIN
+    return ["New code", "4 to 8 presses", "of R H D S:", shown_code(ctl.code, False), "",
+            "hold D: save" if ready else "", "hold R: restart", "hold S: cancel"], None
 
 
 # -- the referee menu: (label, when it is offered, what it does) ---------------------------------
@@ -101,7 +99,9 @@ def referee_between_draws(ctl):
 
 
 def draw_to_undo(ctl):
-    return ctl.action is not None and ctl.undo is not None
+    # Only while the action runs: once it has ended (success, stop, a black with no referee,
+    # R14, R16, R17) its end record is final, so one action never ends twice (no reopening).
+    return ctl.undo is not None and action_running(ctl)
 
 
 def action_running(ctl):
@@ -147,6 +147,11 @@ def adjust(ctl):
 
 def undo(ctl):
     from carddraw import saved  # in RAM once an action has drawn anyway
+    if not draw_to_undo(ctl):  # the menu does not offer it then; refused all the same
+        from carddraw.action import RuleError
+        if ctl.undo is None or ctl.action is None:
+            raise RuleError("cannot undo: there is no draw to undo")
+        raise RuleError("cannot undo: the action has ended, and its end is final")
     ctl.action = action = saved.from_dict(ctl.undo)
     ctl.undo = None
     ctl.card = None
@@ -170,6 +175,24 @@ def new_code(ctl):
     ctl.goto("newcode")
 
 
+def task_open(ctl):
+    return ctl.action is None and not ctl.settings["frozen"]
+
+
+def task_frozen(ctl):
+    return ctl.action is None and ctl.settings["frozen"]
+
+
+def freeze_task(ctl):
+    """A referee-prepared task (settings.FROZEN): kept for every action until unfrozen."""
+    frozen = not ctl.settings["frozen"]
+    ctl.change("frozen", frozen)
+    ctl.record("settings", frozen=frozen)
+    ctl.say("Task frozen" if frozen else "Task unfrozen",
+            "Difficulty, needed, auto, redraws and referee stay for every action."
+            if frozen else "Anyone may set the task again.", "setup", "click")
+
+
 MENU = (
     ("Black: go on", black_drawn, go_on),
     ("Black: fail", black_drawn, fail),
@@ -178,6 +201,8 @@ MENU = (
     ("Undo last draw", draw_to_undo, undo),
     ("End action", action_running, end_action),
     ("Change code", always, new_code),
+    ("Freeze task", task_open, freeze_task),
+    ("Unfreeze task", task_frozen, freeze_task),
 )
 
 
@@ -236,3 +261,4 @@ PRESS = {"lock": press_lock, "newcode": press_newcode, "refmenu": press_refmenu,
          "adjust": press_adjust}
 LINES = {"lock": lock_lines, "newcode": newcode_lines, "refmenu": refmenu_lines,
          "adjust": adjust_lines}
+LONG = {"newcode": long_newcode}

@@ -7,13 +7,22 @@ from carddraw import config
 # Every setting, sorted: MicroPython's dicts keep no order, and bad names come out in this one.
 NAMES = tuple(sorted(config.defaults()))
 # The options screen's rows, top to bottom, and their labels (one string: see controller.py)
+# (the skill last: a device is usually one prop, a surgery kit or a scanner, all event long)
 OPTIONS = ("green", "yellow", "red", "black", "needed", "auto", "redraws", "bonus",
-           "referee", "timed", "interval", "buzzer", "brightness")
+           "referee", "timed", "interval", "buzzer", "brightness", "skill")
 LABELS = ("Add green|Add yellow|Add red|Add black|Needed|Auto succ|Redraws|Bonus grn|"
-          "Referee|Timed|Interval|Buzzer|Brightness")
+          "Referee|Timed|Interval|Buzzer|Brightness|Skill")
+# The task a referee prepares: frozen (the "frozen" flag, set only from the referee menu),
+# these stay for every action until unfrozen, and nobody else may change them. The player
+# still sets skill, ranks and helpers (and bonus greens: the patient's, R5).
+FROZEN = ("green", "yellow", "red", "black", "needed", "auto", "redraws", "referee")
+DIFFICULTY = ("green", "yellow", "red", "black")  # R6: reset for each action unless frozen
 STEPS = {"interval": 5}  # R21: 30-60 s in 5 s steps; every other number steps by 1
 LOCK_KEYS = "RHDS"       # the referee code is presses of RANK, HELP, DRAW, STOP, by initial
-LOCK_PRESSES = 4         # how many presses a code takes
+LOCK_MIN = 4             # a code takes 4 to 8 presses (lockcode.py checks and keeps codes)
+LOCK_MAX = 8
+LOCK_FAILS_MAX = 9999    # wrong tries counted at most (the wait stops growing long before)
+_HEX = "0123456789abcdef"
 
 
 def label(name):
@@ -24,14 +33,19 @@ def step(name):
     return STEPS.get(name, 1)
 
 
-def lock_ok(code):
-    """Whether `code` is a referee code as settings keep it."""
-    if not isinstance(code, str) or len(code) != LOCK_PRESSES:
-        return False
-    for key in code:
-        if key not in LOCK_KEYS:
-            return False
-    return True
+def code_ok(code):
+    """Whether `code` is a referee code as entered: 4 to 8 presses of R, H, D, S."""
+    return (isinstance(code, str) and LOCK_MIN <= len(code) <= LOCK_MAX
+            and all(key in LOCK_KEYS for key in code))
+
+
+def lock_ok(lock):
+    """Whether `lock` is a referee code as settings keep it: "N$salt$hash" (lockcode.py),
+    N the presses, the salt 16 and the sha256 64 lowercase hex digits. Never the code."""
+    parts = lock.split("$") if isinstance(lock, str) else ()
+    return (len(parts) == 3 and len(parts[0]) == 1 and parts[0] in "45678"
+            and len(parts[1]) == 16 and len(parts[2]) == 64
+            and all(c in _HEX for c in parts[1] + parts[2]))
 
 
 def valid(name, value, default):
@@ -44,7 +58,9 @@ def valid(name, value, default):
     if name == "skill":
         return isinstance(value, str) and value in config.SKILLS  # R24
     if name == "lock":
-        return lock_ok(value)
+        return lock_ok(value) or code_ok(value)  # a code in plain text: check() hashes it
+    if name == "lock_fails":
+        return type(value) is int and 0 <= value <= LOCK_FAILS_MAX
     return type(value) is type(default)  # a setting added later: at least its type must match
 
 
@@ -53,7 +69,8 @@ def check(data):
     of the fields that were bad, in NAMES order). A missing field quietly takes its default
     (a file from older firmware); unknown keys are ignored; anything but a dict keeps nothing
     and counts every field as bad. A rank of 0 outside a scan becomes 1 (R3), and counts as a
-    bad "ranks"."""
+    bad "ranks". A code in plain text (older firmware) is kept hashed, and counts as a bad
+    "lock", so the store writes the file again at once without it."""
     settings = config.defaults()
     if not isinstance(data, dict):
         return settings, [] if data is None else list(NAMES)
@@ -67,6 +84,10 @@ def check(data):
     if settings["skill"] != "scan" and settings["ranks"] == 0:
         settings["ranks"] = 1  # R3: only a scanner works at rank 0
         bad = [name for name in NAMES if name in bad or name == "ranks"]
+    if code_ok(settings["lock"]):  # older firmware kept the code itself: keep it, hashed
+        from carddraw import lockcode
+        settings["lock"] = lockcode.hashed(settings["lock"], config.LOCK_SALT)
+        bad = [name for name in NAMES if name in bad or name == "lock"]  # so it is rewritten
     return settings, bad
 
 

@@ -34,6 +34,7 @@ def tour(canvas, snap, battery):
         show()
 
     show()                                     # set-up
+    k("S S")                                   # the difficulty picker, and back unchanged
     k("lD R H H H H H D H R H D S")            # options: scroll, needed 2, back
     k("D")                                     # active, timed
     tick(26000)                                # the warning
@@ -44,7 +45,9 @@ def tour(canvas, snap, battery):
     k("lS R H R H H D D H D S H H H H D R H D S S S")     # adjust, new code, leave
     k("D D D D H R D")                         # green, green: success, finish
     tick(90000)                                # summary
-    k("D D S D D")                             # set-up, active, stopped, set-up
+    k("D D S D")                               # set-up, active, stop?, a stop's finishing
+    tick(150000)                               # its summary: stopped, no retry today
+    k("D")                                     # set-up
     k("D D D lS R H R H H D D")                # black pending, referee: fail, set-up
     k("lS R H R H S")                          # the referee menu with no action
     return c
