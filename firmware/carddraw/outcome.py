@@ -1,16 +1,17 @@
 # The screens around an action's end: the stop question, a black card awaiting the referee,
-# success, the finishing countdown, the summary, stopped and failed. Pure: no I/O. Loaded by
+# success, the finishing countdown, the summary and failed. Pure: no I/O. Loaded by
 # the controller only while one of them is shown (controller.load), like referee.py, so
 # none of it is in the heap after boot. Each screen adds a handler to controller.PRESS, a
 # line-builder to controller.LINES, and the countdown a clock handler to controller.TICK.
 from carddraw.controller import FINISH_MS, NAMES, SKILLS, part, tally, words, wrap
+from carddraw.action import STOPPED
 from carddraw.deck import BLACK
 
 # No rule numbers on a screen: the words say what happens (R16, R23 in the comments only).
 CONFIRM = "Stop?|Stopping short|of success is a|failed attempt:|no retry today.||" \
           "D:stop  S:back"
-STOPPED_TEXT = "Stopped|A failed|attempt: this|task cannot be|tried again|today."
 FINISHING = "Finishing|Roleplay the|finish: at least|one minute.|"
+NO_RETRY = "No retry today."  # R16: a stop short of success is a failed attempt
 
 def press_confirm(ctl, button):
     if button == "DRAW":
@@ -43,7 +44,7 @@ def press_success(ctl, button):
 
 
 def press_done(ctl, button):
-    """Summary, stopped, failed: DRAW goes back to set-up."""
+    """Summary, failed: DRAW goes back to set-up."""
     if button == "DRAW":
         ctl.beep("click")
         ctl.clear()
@@ -73,32 +74,36 @@ def success_lines(ctl):
             "R/H:move D:pick"], "green"
 
 
+def no_retry(ctl):
+    """The reminder a stopped action carries to its finishing and summary (R16), or ""."""
+    return NO_RETRY if ctl.action.state == STOPPED else ""
+
+
 def finishing_lines(ctl):
-    return (FINISHING + "   %d s left" % ctl.seconds_left()).split("|"), None
+    """R23 after a success or a stop (R16): the same minute of roleplay."""
+    lines = (FINISHING + "   %d s left" % ctl.seconds_left()).split("|")
+    return lines + ["", no_retry(ctl)], None
 
 
 def summary_lines(ctl):
     action = ctl.action
-    return ["Summary", part(NAMES, SKILLS.index(action.skill)), "Outcome: success",
+    outcome = "stopped" if action.state == STOPPED else "success"
+    return ["Summary", part(NAMES, SKILLS.index(action.skill)), "Outcome: " + outcome,
             "Successes %d/%d" % (action.successes, action.needed),
-            "Complications %d" % action.complications, "Draws %d" % action.draws, "",
-            "D:new set-up"], None
-
-
-def stopped_lines(ctl):
-    return STOPPED_TEXT.split("|") + [tally(ctl.action), "D:done"], None
+            "Complications %d" % action.complications, "Draws %d" % action.draws,
+            no_retry(ctl), "D:new set-up"], None
 
 
 def tick_finishing(ctl):
     if ctl.now >= ctl.fin_end:  # R23: the minute of roleplay is over
         ctl.ended = "summary"
-        ctl.beep("success")
+        # the success chime only for a success: a stop had its own sound when it was made
+        ctl.beep("click" if ctl.action.state == STOPPED else "success")
         ctl.goto("summary")
 
 
 PRESS = {"confirm": press_confirm, "referee": press_black, "success": press_success,
-         "summary": press_done, "stopped": press_done, "failed": press_done}
+         "summary": press_done, "failed": press_done}
 LINES = {"confirm": confirm_lines, "referee": black_lines, "failed": failed_lines,
-         "success": success_lines, "finishing": finishing_lines, "summary": summary_lines,
-         "stopped": stopped_lines}
+         "success": success_lines, "finishing": finishing_lines, "summary": summary_lines}
 TICK = {"finishing": tick_finishing}
