@@ -11,9 +11,11 @@
   screen refuses its rows with a message and no set-up press changes them.
 """
 import itertools
+import os
 
 import pytest
 
+from conftest import ROOT
 from carddraw import config
 from carddraw.controller import Controller, deck_line
 from carddraw import settings as known
@@ -253,3 +255,39 @@ def test_frozen_is_a_setting_checked_like_the_others():
     s, bad = check({"frozen": 1})
     assert s["frozen"] is False and bad == ["frozen"]
     assert config.defaults()["frozen"] is False
+
+
+
+def test_picker_freeze_and_reset_run_in_the_micropython_vm(vm):
+    """The same presses in the MicroPython VM: the picker's module loads there and leaves RAM
+    after, the difficulty resets for the next action, a frozen task keeps it."""
+    script = r'''
+from carddraw.controller import Controller, LOADED
+from pick import Pick
+K = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
+def device():
+    rng = Pick("green")
+    c = Controller(settings={"ranks": 2, "helpers": 1}, rng=rng)
+    rng.c = c
+    return c
+def keys(c, seq):
+    for k in seq.split():
+        (c.long if k[0] == "l" else c.press)(K[k[-1]], 0)
+    return c.view()
+c = device()
+seen = [list(keys(c, "S").lines), list(LOADED)]
+keys(c, "lR")
+seen.append([c.settings["yellow"], list(LOADED)])
+keys(c, "S H D")
+seen.append([list(c.action.difficulty), c.settings["red"]])
+c = device()
+keys(c, "S D lS R H R H H D D D")
+seen.append([c.settings["frozen"], list(c.action.difficulty), c.settings["black"]])
+RESULT = seen
+'''
+    lines, loaded, yellow, reset, frozen = vm(script, libs=[os.path.join(ROOT, "tools",
+                                                                        "vmlib")])
+    assert lines[0] == "Difficulty" and loaded == ["task"]
+    assert yellow == [1, []]                     # +1 yellow, and the picker's code dropped
+    assert reset == [[0, 0, 2, 0], 0]            # +2 red for this action, reset for the next
+    assert frozen == [True, [0, 0, 0, 1], 1]     # frozen by the referee: +1 black stays

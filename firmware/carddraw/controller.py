@@ -8,8 +8,9 @@ hold STOP for the lock, any key leaves a message), then the screen's own handler
 table PRESS (LONG for long presses, TICK for the clock); what a screen shows comes from its
 line-builder in LINES. All are keyed by screen name: a new screen is a handler and a
 line-builder added to the tables. The rare screens live in modules loaded only while shown
-(ON_DEMAND): referee.py (lock, referee menu, adjust, new code), options.py, outcome.py (the
-stop question, black card, success, finishing, summary, failed); they add their
+(ON_DEMAND): referee.py (lock, referee menu, adjust, new code), options.py, task.py (the
+difficulty picker), outcome.py (the stop question, black card, success, finishing, summary,
+failed); they add their
 entries to the tables when loaded and are dropped when closed, so they are not in the heap
 after boot. Handlers use the controller's methods goto, say, beep, record, change, move,
 leave, home, rearm, end and clear.
@@ -18,16 +19,26 @@ Buttons: RANK, HELP, DRAW, STOP; a long press (about 0.8 s) is a separate event 
 short press. In menus RANK moves up, HELP moves down, DRAW chooses, STOP goes back; on a
 chosen number RANK lowers it, HELP raises it, DRAW or STOP is done. Hold STOP on any screen
 for the referee lock (except on the lock and referee screens, where it leaves them). Other
-long presses do something only on the set-up screen.
+long presses do something only on set-up, the difficulty picker and the new code.
 
 Screens and their buttons (view.screen in brackets):
   Set-up [setup]       RANK ranks +1, HELP helpers +1 (both wrap; hold to step down; rank 0
-                       for scan only, R3), STOP next skill, DRAW start the action.
-                       Shows skill, deck and chance to succeed (R26). Hold DRAW: options.
+                       for scan only, R3), STOP the difficulty picker, DRAW start the
+                       action. Hold DRAW: options. Shows skill, ranks and helpers, the deck
+                       by source: the team's greens (R3-R5), the task's cards (R6), the
+                       deck they settle into (R8), the chance (R26; "Need N" for N > 1).
+                       The task's cards reset for each action (R6) unless the referee froze
+                       the task: then "Task set by ref", and STOP only says so.
+  Difficulty [task]    R +1 red, H +2 red, D +1 black, hold R +1 yellow, hold H none: each
+                       sets the task's cards and goes back to set-up. Hold D: options.
+                       STOP: back unchanged.
   Options [options]    added green/yellow/red/black cards (R6), successes needed (R7),
                        automatic successes (R11), redraws (R15), bonus greens (R5), referee
                        present, timed mode (R21), interval 30-60 s in 5 s steps, buzzer,
-                       brightness 1-5. DRAW on an on/off item flips it. STOP: back to set-up.
+                       brightness 1-5, skill (R24; leaving a scan at rank 0 lifts it to 1,
+                       R3). DRAW on an on/off item flips it, on the skill steps to the next.
+                       A frozen task's rows (settings.FROZEN) are refused with a message.
+                       STOP: back to set-up.
   Active [active]      deck G/Y/R/B (R20), next-card odds (R25), chance to succeed (R26),
                        successes/needed, complications, draws, redraws left.
                        DRAW draw a card. STOP asks to confirm the stop.
@@ -52,7 +63,8 @@ Screens and their buttons (view.screen in brackets):
                        says so and goes back. Hold STOP: cancel. 30 s idle: cancel.
   Referee [refmenu]    black: go on / black: fail (R14), helper leaves (R18), adjust deck
                        (R19), undo last draw (while the action runs), end action,
-                       change code. STOP: leave.
+                       change code, freeze / unfreeze task (at set-up: the task's
+                       settings.FROZEN rows stay for every action until unfrozen). STOP: leave.
                        30 s idle leaves, so a player cannot pick up an open menu.
   Adjust deck [adjust] pick a colour with DRAW, then RANK removes one card, HELP adds one
                        (R8 settles). STOP: back to the referee menu.
@@ -74,7 +86,8 @@ Log records (take_log), each {"ev": ..., "ms": now_ms, ...}:
            Once per action, and final: nothing is undone after it (no reopening)
   helper_leaves, adjust ("colour", "delta"), undo: each with the "deck" after; undo only
            while the action runs ("draws" and "state" after it)
-  settings the options changed (name: value), or "lock": "changed" (never the code)
+  settings the options changed (name: value), a difficulty preset (the four colours),
+           "frozen": true/false (the referee menu), or "lock": "changed" (never the code)
   seed, chain, error ("msg": a bug caught and shown instead of crashing)
 """
 from carddraw import config, settings as known
