@@ -13,7 +13,7 @@ from carddraw.action import Action
 from carddraw.controller import (Controller, View, words, wrap, deck_line,
                                  odds_line, pct)
 from carddraw.deck import COLOURS
-from carddraw.odds import success_chance, next_card
+from carddraw.odds import success_chance, next_card, fmt_chance
 from carddraw.settings import OPTIONS as OPTS, check
 
 NAME = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
@@ -590,12 +590,14 @@ def test_next_card_odds_R25_and_chance_R26_on_the_active_screen():
         a = c.action
         v = c.view()
         p = next_card(a.deck.counts())
-        assert v.lines[2] == "".join("%3d%%" % round(x * 100) for x in p)   # R25
+        assert v.lines[2] == "".join("%4s" % fmt_chance(x, 0) for x in p)   # R25
         assert v.lines[2] == odds_line(a.deck.counts())
         assert v.lines[3] == "Chance  " + pct(success_chance(a))            # R26
         if a.draws < 2:
             keys(c, "D D")
-    assert pct(1.0) == "100.0%" and pct(0.99999) == " 99.9%" and pct(0.0) == "  0.0%"
+    # issue 11: one rounding rule (odds.fmt_chance); it rounded down and showed 4.2e-5 as 0.0%
+    assert pct(1.0) == "  100%" and pct(0.99999) == ">99.9%" and pct(0.0) == "    0%"
+    assert pct(4.2e-5) == " <0.1%" and pct(0.97149) == " 97.1%" and pct(0.9715) == " 97.2%"
 
 
 # -- the referee lock --------------------------------------------------------------------------

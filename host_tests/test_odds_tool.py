@@ -7,7 +7,7 @@ import pytest
 
 from conftest import ROOT
 from carddraw.action import Action
-from carddraw.odds import fmt_chance, success_chance
+from carddraw.odds import action_risk, fmt_chance, success_chance
 
 TOOL = os.path.join(ROOT, "tools", "odds.py")
 
@@ -23,6 +23,11 @@ def test_r25_r26_single_action_report():
     assert "deck: 5 green, 2 yellow, 2 red, 0 black (9 cards)" in out
     assert "green   55.6%" in out and "black      0%" in out  # no black: impossible, "0%"
     assert "chance to succeed: 97.2%" in out
+    # issue 11: the risks beside the chance, whole percents by the same rule as the device
+    a = Action(ranks=2, helpers=1, red=1, needed=2)
+    _, red, black, _, _ = action_risk(a)
+    assert "chance of a complication (a red card): %s\n" % fmt_chance(red, 0) in out
+    assert "chance of a black card before success: %s\n" % fmt_chance(black, 0) in out
 
 
 def test_every_action_parameter_is_accepted():
@@ -37,11 +42,16 @@ def test_table_has_every_rank_and_preset():
     done = run("--table", "--needed", "2")
     assert done.returncode == 0
     lines = done.stdout.splitlines()
-    assert "rank 0" in lines[1] and "rank 5" in lines[1]
-    assert [l.split()[0] for l in lines[2:]] == ["none", "+1", "+2", "+1", "+2", "+1", "+2", "+1"]
-    none_row = lines[2].split()[1:]
+    assert "comp" in lines[1] and "complication" in lines[1] and "blk" in lines[1]
+    assert "rank 0" in lines[2] and "rank 5" in lines[2]
+    assert lines[3].split() == ["succeed", "comp", "blk"] * 6
+    assert [l.split()[0] for l in lines[4:]] == ["none", "+1", "+2", "+1", "+2", "+1", "+2", "+1"]
+    none_row = lines[4].split()[1:]
     scanner = Action(skill="scan", ranks=0, needed=2)  # rank 0 is a scan (R3)
-    assert len(none_row) == 6 and none_row[0] == fmt_chance(success_chance(scanner))
+    chance, red, black, _, _ = action_risk(scanner)
+    assert len(none_row) == 18 and none_row[:3] == [
+        fmt_chance(success_chance(scanner)), fmt_chance(red, 0), fmt_chance(black, 0)]
+    assert chance == success_chance(scanner)
 
 
 def test_plot_writes_a_png(tmp_path):
@@ -93,7 +103,7 @@ def test_table_header_names_every_card_and_setting_added_to_every_row():
                   "a referee present", "every row also has"]:
         assert words in head, head
     assert "every row also has" not in plain[0]
-    assert done.stdout.splitlines()[2] != plain[2]  # and the rows do include them
+    assert done.stdout.splitlines()[4] != plain[4]  # and the rows do include them
 
 
 def test_table_says_when_a_preset_was_held_at_nine_cards():
@@ -123,3 +133,4 @@ def test_help_is_the_odds_tools_own():
     out = run("--help").stdout
     assert out.startswith("usage: odds ") and "--table" in out and "--plot" in out
     assert "--auto-draw" not in out and "--seed" not in out
+    assert "complication" in out and "black card before success" in out

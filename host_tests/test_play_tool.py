@@ -10,7 +10,7 @@ import pytest
 from conftest import ROOT
 from carddraw.action import Action
 from carddraw.controller import words
-from carddraw.odds import fmt_chance, success_chance
+from carddraw.odds import action_risk, fmt_chance, success_chance
 
 TOOL = os.path.join(ROOT, "tools", "play.py")
 
@@ -80,7 +80,9 @@ def test_each_step_shows_deck_and_chance_then_asks_and_a_stop_ends_it():
     out = done.stdout.splitlines()
     a = Action(ranks=2, needed=9)
     assert out[1].startswith("deck: 4 green, 2 yellow, 1 red, 0 black")
-    assert out[1].endswith("chance to succeed: %s" % fmt_chance(success_chance(a)))
+    _, red, black, _, _ = action_risk(a)
+    assert out[1].endswith("chance to succeed: %s, complication %s, black %s" % (
+        fmt_chance(success_chance(a)), fmt_chance(red, 0), fmt_chance(black, 0)))
     assert out[2] == "draw or stop? [d/s] d"
     assert out.count("draw or stop? [d/s] s") == 1
     assert sum(l.startswith("draw 1:") for l in out) == 1 and not any(l.startswith("draw 2:") for l in out)

@@ -1,12 +1,17 @@
-"""A referee's odds tool: the deck an action starts with, the next-card odds and the chance to
-succeed (R25, R26), a table of chances by rank and difficulty, and that table as a chart.
+"""A referee's odds tool: the deck an action starts with, the next-card odds, the chance to
+succeed (R25, R26) and the risks beside it (the chance of a complication, i.e. at least one
+red card, and of a black card before success), a table of them by rank and difficulty, and
+the chances to succeed as a chart.
 
     python tools/odds.py --ranks 2 --helpers 1 --red 1 --needed 2
     python tools/odds.py --table [--needed 2 --red 1 ...]
     python tools/odds.py --plot odds.png
 
+All three chances assume, as the device does, that the lead draws on until success or a
+black card: no stop, no redraw, no referee letting a black pass (R26).
 Chances are shown as the device shows them: one decimal place, "<0.1%" for a long shot that is
-still possible, ">99.9%" for a near-certainty; "0%" and "100%" only when it is sure.
+still possible, ">99.9%" for a near-certainty; "0%" and "100%" only when it is sure. The risks
+are whole percents by the same rule ("<1%", ">99%"), as on the device's screen.
 Exit status: 0 done, 2 a bad argument or a file that cannot be written (one line says which).
 """
 import argparse
@@ -18,7 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from carddraw.action import Action, SKILLS  # noqa: E402
 from carddraw.deck import COLOURS  # noqa: E402
-from carddraw.odds import next_card, action_chance, fmt_chance  # noqa: E402
+from carddraw.odds import next_card, action_risk, fmt_chance  # noqa: E402
 
 # (label, extra difficulty cards) for the table's rows
 PRESETS = [
@@ -96,7 +101,8 @@ def action_parser(prog, doc, ranks_default=DEFAULT_RANKS):
 def parser():
     p = action_parser("odds", __doc__, ranks_default=None)
     p.add_argument("--table", action="store_true",
-                   help="chance to succeed, ranks 0-5 x difficulty presets (--ranks not allowed)")
+                   help="chance to succeed, of a complication and of a black card, ranks 0-5 x "
+                        "difficulty presets (--ranks not allowed)")
     p.add_argument("--plot", metavar="FILE.png", help="draw the table as a chart into FILE.png")
     return p
 
@@ -124,18 +130,21 @@ def next_card_lines(counts):
 
 
 def describe(a):
-    p, undecided, _ = action_chance(a)
+    p, red, black, undecided, _ = action_risk(a)
     lines = ["%s, rank %d, %s, %s needed" % (a.skill, a.ranks, plural(a.helpers, "helper"),
                                             plural(a.needed, "success")),
              deck_line(a.deck.counts()), "next card:"]
     lines += next_card_lines(a.deck.counts())
     lines.append("chance to succeed: %s (exact, error under %.0e)" % (fmt_chance(p), max(undecided, 1e-9)))
+    lines.append("chance of a complication (a red card): %s" % fmt_chance(red, 0))
+    lines.append("chance of a black card before success: %s" % fmt_chance(black, 0))
     return "\n".join(lines)
 
 
 def table(args):
-    """-> (rows, capped): rows are ranks 0-5, columns the presets; capped is True when a
-    preset would have passed 9 cards of a colour and was held at 9. Rank 0 is a scanner (R3)."""
+    """-> (rows, capped): rows are ranks 0-5, columns the presets, each cell (chance to succeed,
+    chance of a complication, chance of a black); capped is True when a preset would have
+    passed 9 cards of a colour and was held at 9. Rank 0 is a scanner (R3)."""
     rows = []
     capped = False
     for ranks in TABLE_RANKS:
@@ -145,7 +154,7 @@ def table(args):
             for colour, n in extra.items():
                 changes[colour] = min(MAX_CARDS, getattr(args, colour) + n)
                 capped = capped or getattr(args, colour) + n > MAX_CARDS
-            row.append(action_chance(action_from(args, **changes))[0])
+            row.append(action_risk(action_from(args, **changes))[:3])
         rows.append(row)
     return rows, capped
 
@@ -166,12 +175,21 @@ def table_title(args):
     return head + ("; every row also has " + added if added else "")
 
 
+CELL = "%8s%5s%5s"  # one rank's columns: succeed, a complication, a black
+
+
 def format_table(rows, capped, args):
     width = max(len(label) for label, _ in PRESETS)
     out = [table_title(args) + " (rank 0: a scan)",
-           "%-*s" % (width, "difficulty") + "".join("  rank %d" % r for r in TABLE_RANKS)]
+           "beside each chance: comp, the chance of a complication (a red card), and blk, of a "
+           "black card before success",
+           ("%-*s" % (width, "difficulty") + "".join(("rank %d" % r).center(18)
+                                                   for r in TABLE_RANKS)).rstrip(),
+           " " * width + CELL % ("succeed", "comp", "blk") * len(TABLE_RANKS)]
     for j, (label, _) in enumerate(PRESETS):
-        out.append("%-*s" % (width, label) + "".join("%8s" % fmt_chance(rows[i][j]) for i in range(len(rows))))
+        out.append("%-*s" % (width, label) + "".join(
+            CELL % (fmt_chance(p), fmt_chance(red, 0), fmt_chance(black, 0))
+            for p, red, black in (rows[i][j] for i in range(len(rows)))))
     if capped:
         out.append("(a row that would pass %d cards of a colour holds %d)" % (MAX_CARDS, MAX_CARDS))
     return "\n".join(out)
@@ -196,7 +214,7 @@ def plot(rows, capped, args, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    grid = [[rows[i][j] for i in range(len(rows))] for j in range(len(PRESETS))]
+    grid = [[rows[i][j][0] for i in range(len(rows))] for j in range(len(PRESETS))]
     fig, ax = plt.subplots(figsize=(8, 5.5), dpi=120)
     ax.imshow(grid, cmap="RdYlGn", vmin=0, vmax=1, aspect="auto")
     ax.set_xticks(range(len(TABLE_RANKS)), ["rank %d" % r for r in TABLE_RANKS])

@@ -2,8 +2,9 @@
 
     python tools/play.py --ranks 2 --helpers 1 --red 1 --needed 2 [--seed 7] [--auto-draw]
 
-Before every draw it shows the deck, the next-card odds and the chance to succeed, and asks
-the lead: d to draw, s to stop (the end of input stops too). After a card, with redraws left,
+Before every draw it shows the deck, the next-card odds, the chance to succeed and beside it
+the chances of a complication (a red card) and of a black card before success (all three if
+the lead draws on to the end, as the device shows them), and asks the lead: d to draw, s to stop (the end of input stops too). After a card, with redraws left,
 it asks a to accept, r to redraw (the end of input accepts). A black card with a referee
 present asks the referee: c to go on (the black leaves the deck), e to end the action.
 --auto-draw answers for them: draw until the action ends, accept every card, end at a black.
@@ -15,7 +16,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import odds  # noqa: E402  (the same action settings as the odds tool)
-from carddraw.odds import next_card, success_chance, fmt_chance  # noqa: E402
+from carddraw.odds import next_card, action_risk, fmt_chance  # noqa: E402
 from carddraw.deck import COLOURS  # noqa: E402
 # R24: the firmware's own words for each skill and colour, not a copy of them
 from carddraw.controller import NAMES, KINDS, SKILLS, words, part  # noqa: E402
@@ -55,9 +56,11 @@ def ask(question, stdin, out):
 def show_odds(a, out):
     counts = a.deck.counts()
     g, y, r, b = counts
-    out.write("deck: %d green, %d yellow, %d red, %d black | next: %s | chance to succeed: %s\n" % (
-        g, y, r, b, ", ".join("%s %s" % (c, fmt_chance(p)) for c, p in zip(COLOURS, next_card(counts))),
-        fmt_chance(success_chance(a))))
+    p, red, black = action_risk(a)[:3]
+    out.write("deck: %d green, %d yellow, %d red, %d black | next: %s | chance to succeed: %s, "
+              "complication %s, black %s\n" % (
+                  g, y, r, b, ", ".join("%s %s" % (c, fmt_chance(n)) for c, n in zip(COLOURS, next_card(counts))),
+                  fmt_chance(p), fmt_chance(red, 0), fmt_chance(black, 0)))
 
 
 def say_card(a, colour, out):

@@ -7,14 +7,18 @@ TAIL = 1e-6
 MAX_STEPS = 5000  # a hard ceiling; never reached for decks the device can build (see make bench)
 
 
-def fmt_chance(p):
-    """A chance as players read it, one decimal place: "0%" only when impossible and "100%"
-    only when certain; a possible long shot shows "<0.1%", a near-certainty ">99.9%" (R25, R26).
+def fmt_chance(p, places=1):
+    """A chance as players read it, to `places` decimal places (1, or 0 for whole percents):
+    "0%" only when impossible and "100%" only when certain; a possible long shot shows "<0.1%"
+    ("<1%"), a near-certainty ">99.9%" (">99%") (R25, R26; one rule on every screen).
     Whole numbers only, so CPython and MicroPython print the same text."""
     if p <= 0:
         return "0%"
     if p >= 1:
         return "100%"
+    if not places:
+        n = int(p * 100 + 0.5)
+        return "<1%" if n < 1 else ">99%" if n > 99 else "%d%%" % n
     tenths = int(p * 1000 + 0.5)
     if tenths < 1:
         return "<0.1%"
@@ -43,55 +47,87 @@ def chance(counts, greens_needed, tail=TAIL):
     more, so the surviving probability shrinks at least geometrically with m; we stop when it
     is below `tail`, and return that undecided mass as the bound on the error.
     """
-    g0, y, r, b = counts
     if greens_needed == 0:
         return 1.0, 0.0, 0
-    if greens_needed > g0:
+    if greens_needed > counts[0]:
         # not enough greens: the deck runs dry of greens and only blacks can end it (a fail),
         # or it empties outright (R22) -- either way no success is possible
         return 0.0, 0.0, 0
+    won, _, _, undecided, steps = sweep(counts, greens_needed, tail, False)
+    return won, undecided, steps
+
+
+def risk(counts, greens_needed, tail=TAIL):
+    """The risks beside R26's chance, in R26's model: the lead draws until success or a black
+    (no stop, no redraw, no referee pass). -> (chance, red, black, undecided, steps): red the
+    chance that at least one red card (a complication, R13) is drawn before the action ends,
+    black the chance that a black ends it (R14). Each is exact to within `undecided`."""
+    if greens_needed == 0:
+        return 1.0, 0.0, 0.0, 0.0, 0
+    return sweep(counts, greens_needed, tail, True)
+
+
+def sweep(counts, greens_needed, tail, risks):
+    """chance()'s sweep over (j, m); with `risks`, also the black mass and, beside alive[],
+    clean[j]: the probability of being at (j, m) with no red drawn yet, whose red draws are
+    the first complication. -> (won, red, black, undecided, steps). Both arrays only move
+    forward, so the state needs two lists of greens_needed floats and nothing else. Steps:
+    one per live (j, m), one more per live clean (j, m)."""
+    g0, y, r, b = counts
     alive = [0.0] * greens_needed  # alive[j]: probability of being at (j greens drawn, m)
     alive[0] = 1.0
-    won = 0.0
-    steps = 0
+    clean = [0.0] * greens_needed if risks else alive
+    clean[0] = 1.0
+    won = red = black = 0.0
+    visits = steps = 0
     while True:
         undecided = 0.0
         for j in range(greens_needed):
             p = alive[j]
             if p == 0.0:
                 continue
-            steps += 1
+            visits += 1
             g = g0 - j
             total = g + y + r + b
+            if total == 0:  # R22: only greens were left and too few: stuck, neither outcome
+                alive[j] = clean[j] = 0.0
+                continue
             # a green moves to (j + 1, m): processed in this same sweep, since j rises
+            last = j + 1 == greens_needed
             if g:
                 moved = p * g / total
-                if j + 1 == greens_needed:
+                if last:
                     won += moved
                 else:
                     alive[j + 1] += moved
             # a yellow or red moves to (j, m + 1); a black ends it (no referee, R26)
             alive[j] = p * (y + r) / total
             undecided += alive[j]
-        if undecided < tail or steps >= MAX_STEPS:
-            return won, undecided, steps
+            if risks:
+                black += p * b / total
+                q = clean[j]
+                if q != 0.0:
+                    steps += 1
+                    red += q * r / total  # R13: the first red
+                    if g and not last:
+                        clean[j + 1] += q * g / total
+                    clean[j] = q * y / total
+        if undecided < tail or visits >= MAX_STEPS:
+            return won, red, black, undecided, steps + visits
         _, y, r, b = settle(0, y + 1, r, b)  # R12/R13 add a yellow, then R8
 
 
-def action_chance(a, tail=TAIL):
-    """R26 for an Action, as (chance, undecided, steps). A pending card is applied first."""
-    state = a.state
-    if state == "succeeded":
-        return 1.0, 0.0, 0
-    if state != "active":
-        return 0.0, 0.0, 0  # stopped, failed, or a black waiting: R26 assumes no referee pass
+def remaining(a):
+    """What R26 still draws for the Action `a`: (deck counts, greens still needed) once the
+    pending card is applied (R10-R13, R8), the first green bringing the automatic successes
+    (R11); None when no draw is to come (decided, or a black drawn: R26 allows no pass)."""
+    if a.state != "active" or a.pending == BLACK:
+        return None
     g, y, r, b = a.deck.counts()
     successes = a.successes
     auto_bonus = min(a.auto, a.ranks)
     auto_applied = a.auto_applied
     pending = a.pending
-    if pending == BLACK:
-        return 0.0, 0.0, 0
     if pending == GREEN:
         g -= 1
         successes += 1 if auto_applied else 1 + auto_bonus
@@ -102,7 +138,30 @@ def action_chance(a, tail=TAIL):
     left = a.needed - successes
     if left > 0 and not auto_applied and auto_bonus:
         left = 1 + max(0, left - 1 - auto_bonus)
-    return chance((g, y, r, b), max(0, left), tail)
+    return (g, y, r, b), max(0, left)
+
+
+def action_chance(a, tail=TAIL):
+    """R26 for an Action, as (chance, undecided, steps). A pending card is applied first."""
+    todo = remaining(a)
+    if todo is None:  # stopped, failed, or a black drawn: R26 assumes no referee pass
+        return (1.0 if a.state == "succeeded" else 0.0), 0.0, 0
+    return chance(todo[0], todo[1], tail)
+
+
+def action_risk(a, tail=TAIL):
+    """R26's chance and the risks beside it for an Action: (chance, red, black, undecided,
+    steps), as risk() for the cards not yet applied: the pending card first (a pending red is a
+    complication, a pending black the end), then the draws to come. A decided action has no
+    risk left."""
+    todo = remaining(a)
+    if todo is None:
+        pending_black = 1.0 if a.state == "active" else 0.0  # a black drawn, not yet accepted
+        return (1.0 if a.state == "succeeded" else 0.0), 0.0, pending_black, 0.0, 0
+    out = risk(todo[0], todo[1], tail)
+    if a.pending == RED:
+        return out[0], 1.0, out[2], out[3], out[4]
+    return out
 
 
 def success_chance(a):
