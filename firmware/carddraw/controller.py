@@ -39,7 +39,8 @@ Screens and their buttons (view.screen in brackets):
                        R3). DRAW on an on/off item flips it, on the skill steps to the next.
                        A frozen task's rows (settings.FROZEN) are refused with a message.
                        STOP: back to set-up.
-  Active [active]      deck G/Y/R/B (R20), next-card odds (R25), chance to succeed (R26),
+  Active [active]      deck G/Y/R/B (R20), next-card odds (R25), chance to succeed (R26)
+                       and beside it the chances of a complication and of a black,
                        successes/needed, complications, draws, redraws left.
                        DRAW draw a card. STOP asks to confirm the stop.
                        Timed mode: a draw by itself every interval, after a 5 s warning

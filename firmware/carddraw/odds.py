@@ -53,26 +53,24 @@ def chance(counts, greens_needed, tail=TAIL):
         # not enough greens: the deck runs dry of greens and only blacks can end it (a fail),
         # or it empties outright (R22) -- either way no success is possible
         return 0.0, 0.0, 0
-    won, _, _, undecided, steps = sweep(counts, greens_needed, tail, False)
+    won, _, _, undecided, steps = risk(counts, greens_needed, tail, False)
     return won, undecided, steps
 
 
-def risk(counts, greens_needed, tail=TAIL):
+def risk(counts, greens_needed, tail=TAIL, risks=True):
     """The risks beside R26's chance, in R26's model: the lead draws until success or a black
     (no stop, no redraw, no referee pass). -> (chance, red, black, undecided, steps): red the
     chance that at least one red card (a complication, R13) is drawn before the action ends,
-    black the chance that a black ends it (R14). Each is exact to within `undecided`."""
+    black the chance that a black ends it (R14). Each is exact to within `undecided`.
+
+    chance()'s sweep over (j, m), the one engine (chance() calls it with risks False); with
+    `risks`, also the black mass and, beside alive[], clean[j]: the probability of being at
+    (j, m) with no red drawn yet, whose red draws are the first complication. Both arrays only
+    move forward, so the state is two lists of greens_needed floats. Steps: one per live
+    (j, m), one more per live clean (j, m); the ceiling counts the first kind only, so the
+    chance is the same with or without the risks."""
     if greens_needed == 0:
         return 1.0, 0.0, 0.0, 0.0, 0
-    return sweep(counts, greens_needed, tail, True)
-
-
-def sweep(counts, greens_needed, tail, risks):
-    """chance()'s sweep over (j, m); with `risks`, also the black mass and, beside alive[],
-    clean[j]: the probability of being at (j, m) with no red drawn yet, whose red draws are
-    the first complication. -> (won, red, black, undecided, steps). Both arrays only move
-    forward, so the state needs two lists of greens_needed floats and nothing else. Steps:
-    one per live (j, m), one more per live clean (j, m)."""
     g0, y, r, b = counts
     alive = [0.0] * greens_needed  # alive[j]: probability of being at (j greens drawn, m)
     alive[0] = 1.0
@@ -82,6 +80,7 @@ def sweep(counts, greens_needed, tail, risks):
     visits = steps = 0
     while True:
         undecided = 0.0
+        ends = firsts = 0.0  # sum over j of p / total, and of clean's: y, r, b are j's alike
         for j in range(greens_needed):
             p = alive[j]
             if p == 0.0:
@@ -92,26 +91,33 @@ def sweep(counts, greens_needed, tail, risks):
             if total == 0:  # R22: only greens were left and too few: stuck, neither outcome
                 alive[j] = clean[j] = 0.0
                 continue
+            # one division per state: on the board every float made is a heap allocation
+            share = p / total
             # a green moves to (j + 1, m): processed in this same sweep, since j rises
             last = j + 1 == greens_needed
             if g:
-                moved = p * g / total
                 if last:
-                    won += moved
+                    won += share * g
                 else:
-                    alive[j + 1] += moved
+                    alive[j + 1] += share * g
             # a yellow or red moves to (j, m + 1); a black ends it (no referee, R26)
-            alive[j] = p * (y + r) / total
+            alive[j] = share * (y + r)
             undecided += alive[j]
             if risks:
-                black += p * b / total
-                q = clean[j]
-                if q != 0.0:
+                ends += share
+                share = clean[j]
+                if share != 0.0:
                     steps += 1
-                    red += q * r / total  # R13: the first red
+                    share /= total
+                    firsts += share
                     if g and not last:
-                        clean[j + 1] += q * g / total
-                    clean[j] = q * y / total
+                        clean[j + 1] += share * g
+                    clean[j] = share * y
+        if risks:
+            if b:
+                black += ends * b  # R14: a black ends it
+            if r:
+                red += firsts * r  # R13: the first red
         if undecided < tail or visits >= MAX_STEPS:
             return won, red, black, undecided, steps + visits
         _, y, r, b = settle(0, y + 1, r, b)  # R12/R13 add a yellow, then R8
