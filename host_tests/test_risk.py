@@ -14,7 +14,7 @@ from hypothesis import given, settings, strategies as st
 from conftest import ROOT, SeqRng
 from carddraw import config, pictures, saved, screens
 from carddraw.action import Action
-from carddraw.controller import Controller, odds_line, pct
+from carddraw.controller import Controller, odds_line, pct, risk_line
 from carddraw.deck import COLOURS, settle
 from carddraw.odds import (MAX_STEPS, action_chance, action_risk, fmt_chance, next_card, risk,
                            success_chance)
@@ -190,6 +190,18 @@ def test_risks_agree_with_monte_carlo(a, seed):
         assert abs(got - p) <= 4.5 * se + undecided, (a.deck.counts(), p, got)
 
 
+def test_the_common_task_against_a_long_simulation():
+    # issue 11: surgery, ranks 2, 1 helper, one extra red: 99.5% to succeed hid a 29% risk
+    for kw in (COMMON, dict(LARGEST, auto=0)):
+        a = Action(**kw)
+        _, red, black, undecided, _ = action_risk(a)
+        runs = 20000
+        got_red, got_black = simulate(a, runs, random.Random(11))
+        for p, got in ((red, got_red), (black, got_black)):
+            assert abs(got - p) <= 4.5 * math.sqrt(p * (1 - p) / runs) + undecided, (kw, p, got)
+    assert fmt_chance(action_risk(Action(**COMMON))[1], 0) == "29%"
+
+
 # -- the MicroPython VM --------------------------------------------------------------------------
 VM_CASES = [LARGEST, LONG_SHOT, COMMON, dict(skill="scan", ranks=0, needed=4, auto=3, black=2)]
 
@@ -209,11 +221,40 @@ def test_the_risk_code_runs_in_micropython_with_the_same_figures(vm):
         assert [red_text, black_text] == [fmt_chance(want[1], 0), fmt_chance(want[2], 0)]
 
 
+def test_the_active_screen_is_the_same_in_micropython(vm):
+    for kw in (COMMON, LONG_SHOT):
+        v = device(**kw).view()
+        got = vm("from carddraw import config\n"
+                 "from carddraw.controller import Controller\n"
+                 "s = config.defaults()\n"
+                 "s.update(%r)\n"
+                 "c = Controller(settings=s, now_ms=0)\n"
+                 "c.press('DRAW', 0)\n"
+                 "v = c.view()\n"
+                 "RESULT = [v.screen, v.lines, v.art[4], list(v.art[6])]\n" % kw)
+        assert got == [v.screen, list(v.lines), v.art[4], list(v.art[6])]
+
+
 # -- one rounding rule ---------------------------------------------------------------------------
-def test_whole_percents_follow_the_same_rule():
-    cases = [(0.0, "0%"), (1e-9, "<1%"), (0.00499, "<1%"), (0.005, "1%"), (0.294, "29%"),
-             (0.995, ">99%"), (1 - 1e-12, ">99%"), (1.0, "100%")]
-    assert [fmt_chance(p, 0) for p, _ in cases] == [text for _, text in cases]
+WHOLE = [(0.0, "0%"), (1e-9, "<1%"), (0.00499, "<1%"), (0.005, "1%"), (0.294, "29%"),
+         (0.995, ">99%"), (1 - 1e-12, ">99%"), (1.0, "100%")]
+
+
+def test_whole_percents_follow_the_same_rule(vm):
+    assert [fmt_chance(p, 0) for p, _ in WHOLE] == [text for _, text in WHOLE]
+    got = vm("from carddraw.odds import fmt_chance\nRESULT = [fmt_chance(p, 0) for p in %r]\n"
+             % [p for p, _ in WHOLE])
+    assert got == [text for _, text in WHOLE]
+
+
+def test_the_risk_line_always_fits_the_screen():
+    for red in (0.0, 1e-9, 0.5, 1 - 1e-9, 1.0):
+        for black in (0.0, 1e-9, 0.5, 1 - 1e-9, 1.0):
+            line = risk_line(red, black)
+            assert len(line) <= config.COLS and line.startswith("Comp"), line
+            assert fmt_chance(red, 0) in line and ("Blk" + fmt_chance(black, 0)) in \
+                line.replace(" ", "")
+    assert risk_line(0.294, 0.03) == "Comp 29% Blk 3%"
 
 
 def device(**kw):

@@ -196,8 +196,9 @@ def pct(p):
 
 def risk_line(red, black):
     """The risks beside the chance (odds.action_risk), 16 columns at most: "Comp 29% Blk 3%"."""
-    line = "Comp %s Blk %s" % (fmt_chance(red, 0), fmt_chance(black, 0))
-    return line if len(line) <= COLS else line.replace(" ", "", 1)
+    red, black = fmt_chance(red, 0), fmt_chance(black, 0)
+    line = "Comp %s Blk %s" % (red, black)
+    return line if len(line) <= COLS else "Comp%s Blk%s" % (red, black)  # ">99%" both
 
 
 def tally(action):
