@@ -6,6 +6,7 @@ tools/bench.py --sim drives the unmodified firmware in the simulator (node tools
 """
 import csv
 import glob
+import hashlib
 import json
 import math
 import os
@@ -155,16 +156,21 @@ def test_logs_are_saved_as_jsonl_and_csv_matching_the_devices_log(tmp_path):
             on_flash += f.read().splitlines()
     with open(os.path.join(out, files[1])) as f:
         header, lines = logchain.read_export(f.read().splitlines())
-    assert lines == on_flash  # byte for byte, hashes kept
-    assert header["device"] == device and header["verified"] is True and header["records"] == 9
+    assert lines == on_flash[:-1]  # byte for byte, hashes kept; then the tool's `lock`:
+    assert json.loads(on_flash[-1])["mode"] == "off"
+    # the scenario's bench mode (on, off) and the tool's own `unlock` before `log`
+    assert header["device"] == device and header["verified"] is True and header["records"] == 12
     assert header["head"] == logchain.head(lines) and logchain.verify(lines)[0]
     records = [json.loads(line) for line in lines]
-    assert [r["ev"] for r in records] == ["seed", "start"] + ["draw", "accept"] * 3 + ["end"]
-    assert done.stdout.startswith("9 log records from device %s saved to:" % device)
-    assert "verified: 9 records, seq 1 to 9" in done.stdout
-    assert "acknowledged: the device may drop records up to 9" in done.stdout
+    assert [r["ev"] for r in records] == (["bench", "seed", "start"] + ["draw", "accept"] * 3
+                                          + ["end", "bench", "bench"])
+    # seeded from the seed on, until the reboot (the simulator started again for `logs`)
+    assert [r.get("seeded") for r in records] == [None, None] + [True] * 9 + [None]
+    assert done.stdout.startswith("12 log records from device %s saved to:" % device)
+    assert "verified: 12 records, seq 1 to 12" in done.stdout
+    assert "acknowledged: the device may drop records up to 12" in done.stdout
     with open(os.path.join(flash, "log.exported")) as f:
-        assert f.read() == "9"
+        assert f.read() == "12"
     with open(os.path.join(out, files[0]), newline="") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == len(records)
@@ -230,6 +236,78 @@ def test_serial_link_skips_lines_that_are_not_json_and_streams_the_log():
     assert bench.line_seconds("wait 60000") == 60 and bench.line_seconds("test button 5000") == 5
 
 
+# -- bench mode: --code --------------------------------------------------------------------------
+class ScriptedLink(bench.Link):
+    """A board on the other end of the serial line: replies by command, every line kept."""
+
+    def __init__(self, replies):
+        self.replies = replies
+        self.sent = []
+
+    def request(self, line, each=None):
+        self.sent.append(line)
+        r = self.replies.get(line.split(" ")[0], {"ok": line.split(" ")[0]})
+        return r(line) if callable(r) else r
+
+
+def test_code_is_sent_as_unlock_before_the_work_and_lock_after_it(monkeypatch):
+    link = ScriptedLink({"test": {"error": "test draws needs bench mode: unlock CODE first"}})
+    monkeypatch.setattr(bench, "connect", lambda args: link)
+    assert bench.main(["--port", "/dev/x", "--code", "rhds", "random", "100"]) == 2
+    assert link.sent == ["unlock RHDS", "test draws 1", "lock"]
+    link = ScriptedLink({})
+    monkeypatch.setattr(bench, "connect", lambda args: link)
+    bench.main(["--port", "/dev/x", "--code", "RHDS", "selftest", "--yes"])
+    assert link.sent[0] == "unlock RHDS" and link.sent[-1] == "lock"
+    assert "test led green" in link.sent
+    link = ScriptedLink({})                        # no code: nothing is unlocked
+    monkeypatch.setattr(bench, "connect", lambda args: link)
+    bench.main(["--port", "/dev/x", "selftest", "--yes"])
+    assert not [x for x in link.sent if x.startswith(("unlock", "lock"))]
+
+
+def test_a_refused_code_stops_the_tool_with_the_devices_reason(capsys):
+    done = tool("--sim", "--code", "SSSS", "random", "100")
+    assert done.returncode == 2
+    assert done.stderr.startswith("bench mode refused: unlock: Wrong code: 2 tries before a wait")
+    bad = tool("--sim", "--code", "RHX", "random", "100")
+    assert bad.returncode == 2 and "--code: the referee code is 4 to 8 letters of R, H, D, S" \
+        in bad.stderr
+
+
+def test_a_scenarios_default_unlock_is_sent_with_the_code_given(tmp_path):
+    path = tmp_path / "unlock.txt"
+    path.write_text("unlock RHRH\n=> {\"ok\": \"unlock\"}\nseed 3\n=> {\"ok\": \"seed\"}\n"
+                    "unlock SSSS\n=> {\"error\": \"unlock: Wrong code*\"}\n")
+    assert tool("--sim", "run", str(path)).returncode == 0         # --sim: the default code
+    done = tool("--sim", "--code", "DDDD", "run", str(path))       # sent as unlock DDDD
+    assert done.returncode == 1
+    assert "unlock.txt:1  unlock DDDD" in done.stdout and "Wrong code" in done.stdout
+    assert "error\": \"seed needs bench mode" in done.stdout
+
+
+def test_logs_without_a_code_saves_but_does_not_acknowledge(tmp_path, monkeypatch, capsys):
+    text = '{"ev":"start","ms":0,"seq":1}'      # one record, chained as the device chains it
+    h = hashlib.sha256(text.encode()).hexdigest()[:12]
+    lines = [text[:-1] + ',"h":"%s"}' % h]
+    assert logchain.verify(lines)[0]
+    link = ScriptedLink({"log": {"error": "log ack needs bench mode: unlock CODE first"}})
+    real = link.request
+
+    def request(line, each=None):
+        if line == "log":
+            real(line)
+            each(lines[0])
+            return {"ok": "log", "records": 1, "damaged": 0, "device": "abc"}
+        return real(line, each)
+    link.request = request
+    monkeypatch.setattr(bench, "connect", lambda args: link)
+    assert bench.main(["--port", "/dev/x", "logs", "--out", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "not acknowledged: log ack needs bench mode: unlock CODE first" in out
+    assert link.sent == ["log", "log ack 1 %s" % h] and len(os.listdir(tmp_path)) == 2
+
+
 # -- the protocol additions, through App in the VM ---------------------------------------------
 PRELUDE = """
 from app_harness import *   # boot, run, send, one, tap on a virtual clock
@@ -256,6 +334,7 @@ def vm(body):
 def test_test_led_sets_the_led_until_the_test_ends_and_the_display_says_so():
     r = vm("""
         app = boot()
+        one(app, "unlock RHRH")          # test led can fake a card: bench mode
         out = {}
         for c in ("green", "yellow", "red", "black", "purple", "off"):
             reply = one(app, "test led " + c)
@@ -340,6 +419,7 @@ def test_any_press_ends_a_test_a_press_of_a_button_doing_nothing_else():
     r = vm("""
         app = boot()
         run(app, 100)
+        one(app, "unlock RHRH")
         one(app, "test led green")
         tap(app, "HELP")                  # a press of the button: ends the test only
         a = [app.test, list(SIM.led_rgb()), app.controller.view().lines[2]]
@@ -362,9 +442,10 @@ def test_test_draws_samples_the_setup_deck_with_the_controllers_rng_and_changes_
         send(app, "press RANK", "press HELP")     # ranks 2, one helper: G5 Y2 R1
         run(app, 100)
         records = len(app.store.read_log()[0])
+        send(app, "unlock RHRH", "seed 9")
         before = [app.controller.show(), dict(app.controller.settings),
                   app.controller.settings_version]
-        got = send(app, "seed 9", "test draws 3000")[1]
+        got = one(app, "test draws 3000")
         after = [app.controller.show(), dict(app.controller.settings),
                  app.controller.settings_version]
         log = app.store.read_log()[0]
@@ -383,14 +464,14 @@ def test_test_draws_samples_the_setup_deck_with_the_controllers_rng_and_changes_
     assert r["got"] == {"ok": "draws", "n": 3000, "deck": [5, 2, 1, 0], "counts": r["want"]}
     assert sum(r["want"]) == 3000 and r["want"][3] == 0
     assert r["same"]
-    assert [x["ev"] for x in r["new_log"]] == ["seed"]   # the draws left no trace
+    assert [x["ev"] for x in r["new_log"]] == ["bench", "seed"]   # the draws left no trace
     assert r["refused"] == {"error": "test draws only on the set-up screen"}
 
 
 def test_log_streams_every_record_one_line_each_without_building_a_list():
     r = vm("""
         app = boot()
-        send(app, "seed 3", "press DRAW", "press DRAW", "press DRAW")
+        send(app, "unlock RHRH", "seed 3", "press DRAW", "press DRAW", "press DRAW")
         run(app, 100)
         import os
         newest = sorted(n for n in os.listdir() if n.startswith("log.0"))[-1]
@@ -412,7 +493,7 @@ def test_log_streams_every_record_one_line_each_without_building_a_list():
     assert r["calls"] == [[True, True]]               # handed over one by one, never a list
     lines = [x["log"] for x in out[:-1]]              # each line's text as on flash
     assert [{k: v for k, v in json.loads(x).items() if k not in ("seq", "h")} for x in lines] == records
-    assert [x["ev"] for x in records] == ["seed", "start", "draw", "accept", "damage"]
+    assert [x["ev"] for x in records] == ["bench", "seed", "start", "draw", "accept", "damage"]
     assert logchain.verify(lines)[0]                  # the torn line is no record: the chain holds
     assert out[-1] == {"ok": "log", "records": len(records), "damaged": 1,
                        "device": "e6605838834a7b2c"}
@@ -422,6 +503,7 @@ def test_log_streams_every_record_one_line_each_without_building_a_list():
 def test_test_commands_wake_a_dark_display():
     r = vm("""
         app = boot()
+        one(app, "unlock RHRH")
         run(app, 125000)
         off = SIM.oled_on
         one(app, "test led green")

@@ -7,9 +7,19 @@
                                                hash chain verified, then acknowledged
     python tools/bench.py --sim ...            the same against the simulator (node tools/sim)
     python tools/bench.py --port /dev/ttyACM0 ...   a given port (default: found by USB id)
+    python tools/bench.py --code RHDS ...      the referee code, for what needs bench mode
+
+Bench mode: what chooses, shows or fakes a card (seed, test draws, test led) and the export's
+acknowledgement (log ack) work only after `unlock CODE` on the device's console, CODE being
+the referee code as letters R H D S. With --code the tool sends `unlock CODE` before its
+work (selftest, random, logs) and `lock` after it; in scenarios, each `unlock RHRH` line
+(the default code) is sent with --code's code instead. --sim uses the default code RHRH unless told.
+Without a code on a board, `selftest` cannot test the LED, `random` cannot draw and `logs`
+saves the log but cannot acknowledge it. Wrong codes count toward the lock's wait, as on the
+buttons.
 
 Scenario files: one bench-protocol line per line (press NAME, long NAME, wait MS, show,
-seed N, log, test ...), each optionally followed by its expected reply on the next line:
+seed N, log, test ..., unlock CODE, lock), each optionally followed by its expected reply:
     show
     => {"screen": "active", "deck": [3, 2, 1, 0]}
 The expectation is a JSON object; every key in it must be in the reply with the same value
@@ -48,6 +58,8 @@ BUTTONS = ("RANK", "HELP", "DRAW", "STOP")
 COLOURS = ("green", "yellow", "red", "black")   # the firmware's order: counts are [g, y, r, b]
 LED_TESTS = ("green", "yellow", "red", "black", "off")
 BAUD = 115200
+DEFAULT_CODE = "RHRH"    # the code a fresh device has (config.DEFAULT_LOCK keeps its hash)
+CODE_KEYS = "RHDS"
 MAX_DRAWS = 10000        # per `test draws` line (the firmware's limit)
 BUTTON_MS = 20000        # how long a person has to press each button in `selftest`
 ALPHA = 0.001            # `random` fails below this p-value
@@ -62,6 +74,7 @@ class Link:
     """One protocol line out, JSON replies back. Lines that are not a JSON object (a
     MicroPython banner, a traceback) are skipped."""
     sim = False
+    code = None   # the referee code, for bench mode (--code)
     slack = 5.0   # seconds a reply may take beyond the time the line itself asks for
 
     def send(self, line):
@@ -312,6 +325,8 @@ def run_scenario(link, path):
             print("SKIP  %s  %s  (simulator only)" % (where, text))
             skipped += 1
             continue
+        if text == "unlock " + DEFAULT_CODE and link.code:
+            text = "unlock " + link.code   # the device's code in place of the default
         try:
             got = link.request(text)
         except NoReply as e:
@@ -621,6 +636,22 @@ def acknowledge(link, line):
         print("not acknowledged: %s" % r.get("error", json.dumps(r)))
 
 
+# -- bench mode ----------------------------------------------------------------------------------
+def code_arg(text):
+    """--code: the referee code as letters R H D S, 4 to 8 of them (either case)."""
+    code = text.upper()
+    if not 4 <= len(code) <= 8 or any(c not in CODE_KEYS for c in code):
+        raise argparse.ArgumentTypeError("the referee code is 4 to 8 letters of R, H, D, S, "
+                                         "not %r" % text[:20])
+    return code
+
+
+def unlock(link):
+    """`unlock CODE` -> None, or why the device refused (a wrong code, the lock's wait)."""
+    r = link.request("unlock " + link.code)
+    return None if r.get("ok") == "unlock" else r.get("error", json.dumps(r))
+
+
 # -- the command line --------------------------------------------------------------------------
 def main(argv=None):
     p = argparse.ArgumentParser(prog="bench", description=__doc__.split("\n\n")[0],
@@ -630,6 +661,9 @@ def main(argv=None):
     p.add_argument("--sim", action="store_true", help="test the simulator instead of a board")
     p.add_argument("--seed", type=int, help="--sim: the simulator's random seed")
     p.add_argument("--flash", help="--sim: keep the simulated flash in this folder")
+    p.add_argument("--code", type=code_arg,
+                   help="the referee code (R H D S, 4 to 8 letters): `unlock CODE` is sent "
+                        "first, for what needs bench mode (default with --sim: RHRH)")
     sub = p.add_subparsers(dest="command", required=True)
     r = sub.add_parser("run", help="run scenario files")
     r.add_argument("scenario", nargs="+")
@@ -659,9 +693,18 @@ def main(argv=None):
     link = connect(args)
     if link is None:
         return 2
+    link.code = args.code or (DEFAULT_CODE if args.sim else None)
     try:
-        return {"run": cmd_run, "selftest": cmd_selftest, "random": cmd_random,
+        if link.code and args.command != "run":   # scenarios say where they unlock
+            why = unlock(link)
+            if why:
+                sys.stderr.write("bench mode refused: %s\n" % why)
+                return 2
+        done = {"run": cmd_run, "selftest": cmd_selftest, "random": cmd_random,
                 "logs": cmd_logs}[args.command](link, args)
+        if link.code and args.command != "run":
+            link.request("lock")                    # bench mode ends with the work
+        return done
     except NoReply as e:
         sys.stderr.write("%s: is the carddraw app running on the board (not the REPL)?\n" % e)
         return 2

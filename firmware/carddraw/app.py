@@ -18,6 +18,9 @@ BATTERY_MS = 5000     # the battery is read this often, not every loop pass (8 A
 
 
 class App:
+    bench = None        # bench mode (protocol.py): the time of the last console line since
+    maint = False       # `unlock CODE`, None when locked; maint: the interrupt key is on
+
     def __init__(self, board, store, rng=None, now_ms=0, write=print):
         self.board = board
         self.store = store
@@ -71,13 +74,17 @@ class App:
     # -- input -----------------------------------------------------------------------------------
     def button(self, name, kind, now):
         """A press from the buttons. The press that wakes a dimmed or dark display, or ends a
-        bench test (answering `test button`), does nothing else."""
+        bench test (answering `test button`), does nothing else; but during the timed
+        warning a press acts as well (R21: STOP then stops at once, the draw does not wait)."""
         self.last_input = now
-        if self.idle or self.test is not None:
-            if self.test is not None:
-                self.test.press(self, name, kind)
+        if self.test is not None:
+            self.test.press(self, name, kind)
             self.wake()
             return
+        if self.idle:
+            self.wake()
+            if not self.controller.warn:
+                return
         self.error = None
         if kind == "long":
             self.board.buzzer.play("click", now)  # the long press registered (a screen's own
@@ -251,6 +258,10 @@ class App:
             self.low_said = False
 
     def idle_check(self, now):
+        if self.controller.warn:  # R21: the timed warning wakes the display and keeps it
+            self.last_input = now  # awake for the card it draws
+            if self.idle:
+                self.wake()
         idle_for = now - self.last_input
         if self.idle == 0 and idle_for >= config.DIM_AFTER_MS:
             self.idle = 1
@@ -276,11 +287,25 @@ class App:
         self.drawn = None
 
     # -- the board's loop ------------------------------------------------------------------------
+    def usb_interrupt(self, on):
+        """The interrupt key (Ctrl-C) on the USB console. Off while the app runs: it would end
+        main.py and open the REPL, where anyone could read and change the files (settings,
+        the action in progress, the log). On in maintenance (the protocol's `maint`, in bench
+        mode only), so that mpremote can stop the app. -> False on a port without
+        micropython.kbd_intr (CPython), where there is no key to turn off."""
+        try:
+            import micropython
+            micropython.kbd_intr(3 if on else -1)
+        except (ImportError, AttributeError):
+            return False
+        return True
+
     async def run(self, stream=None):
         """The board's loop: loop_pass every LOOP_MS, the watchdog started first; `stream`
-        (sys.stdin) is the USB console."""
+        (sys.stdin) is the USB console. The interrupt key is off from here on (usb_interrupt)."""
         import asyncio
         board = self.board
+        self.usb_interrupt(False)
         board.watchdog(config.WATCHDOG_MS)
         if stream is not None:
             self.listen(stream)

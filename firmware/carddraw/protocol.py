@@ -29,6 +29,19 @@ One command per line, one JSON reply per line:
 A test (led, display, button) owns the LED and the display until `test end`, another test,
 a `press`/`long` line or a press of a button (which then does nothing else). `show` still
 answers with the controller's view: what comes back when the test ends.
+
+Bench mode: what chooses or reveals a card, can fake one, or lets history go (GATED: `seed`,
+`test draws`, `test led`, `log ack`, `maint`) answers {"error": "... needs bench mode: unlock
+CODE first"} and changes nothing until
+  unlock CODE       the referee code as letters R H D S (4 to 8), checked by lockcode.attempt,
+                    the lock screen's own check: a wrong try counts toward the same wait
+                    -> {"ok": "unlock", "minutes": 10}
+  lock              bench mode ends -> {"ok": "lock"}
+  maint             (bench mode) the interrupt key (Ctrl-C) on, so mpremote can stop the app:
+                    said on screen and logged -> {"ok": "maint", "usb": "open"}
+Bench mode ends on `lock`, BENCH_MS after the last console line, and at a reboot (it is only
+in RAM); its end closes the interrupt key again. Each start and end is logged ({"ev": "bench"}).
+`press`, `long`, `wait`, `show`, plain `log` and the other tests stay open.
 """
 import json
 
@@ -36,7 +49,7 @@ from carddraw import config, screens
 from carddraw.controller import View
 
 COMMANDS = ("press NAME, long NAME, wait MS, show, seed N, log, test led|display|button|draws|end"
-            " (NAME: RANK, HELP, DRAW, STOP)")
+            " (NAME: RANK, HELP, DRAW, STOP), unlock CODE, lock, maint")
 TESTS = "test led COLOUR, test display, test button MS, test draws N, test end"
 MAX_LINE = 80          # a protocol line longer than this is refused
 MAX_QUEUE = 16         # protocol lines held while a `wait` runs (the bench tool sends one at a time)
@@ -44,6 +57,7 @@ MAX_WAIT_MS = 600_000  # one `wait` at most 10 minutes
 MAX_BUTTON_MS = 60000
 MAX_DRAWS = 10000
 LED_TESTS = ("green", "yellow", "red", "black", "off")
+BENCH_MS = 600_000     # bench mode ends 10 minutes after the last console line
 
 
 def number(arg, most=9):
@@ -115,7 +129,11 @@ def serve(app, now):
     answers, then the queued lines run in order until one of them waits."""
     if app.wait_until is not None and now - app.wait_until >= 0:
         app.wait_until = None
+        if getattr(app, "bench", None) is not None:
+            app.bench = now  # the line that held the queue ends now: the console is in use
         app.reply(app.test.timeout(app) if app.test is not None else {"ok": "wait"})
+    if app.wait_until is None:
+        bench_on(app, now)  # its time may be up (not while a line holds the queue)
     while app.queue and app.wait_until is None:
         out = command(app, app.queue.pop(0), now)
         if out is not None:
@@ -133,7 +151,81 @@ def command(app, text, now):
     handler = HANDLERS.get(cmd)
     if handler is None:
         return {"error": "unknown command %r; commands: %s" % (cmd[:16], COMMANDS)}
+    if bench_on(app, now):
+        app.bench = now  # a console line: bench mode's 10 minutes start again
+    elif gated(cmd, words[1:]):
+        name = cmd if cmd in ("seed", "maint") else " ".join(words[:2]).lower()
+        return {"error": "%s needs bench mode: unlock CODE first" % name}
     return handler(app, cmd, words[1:], now)
+
+
+# -- bench mode: the referee's code opens what a player must not reach -------------------------
+def gated(cmd, args):
+    """Whether a line needs bench mode (decided per command, see GATED)."""
+    what = args[0].lower() if args else ""
+    return cmd in GATED or (cmd + " " + what) in GATED
+
+
+# seed: chooses the cards (a searched seed turned a 4.9% action into a sure success);
+# test draws: after a seed, shows the cards to come; test led: any colour on the LED, a card
+# faked while the display says "LED test" where nobody looks; log ack: lets exported
+# history go when the log is full; maint: opens the REPL (the files, the code's hash).
+# Open: test display (a fixed checkerboard) and test button (fixed words, LED off) cannot
+# show a card or choose one, and a press ends them; test end only ends a test.
+GATED = ("seed", "test draws", "test led", "log ack", "maint")
+
+
+def bench_on(app, now):
+    """Whether bench mode is on; ended here once BENCH_MS passed without a console line."""
+    since = getattr(app, "bench", None)  # getattr: a bare test shell without the attribute
+    if since is not None and now - since >= BENCH_MS:
+        end_bench(app, "timeout")
+        return False
+    return since is not None
+
+
+def end_bench(app, why):
+    app.bench = None
+    if getattr(app, "maint", False):
+        app.maint = False
+        app.usb_interrupt(False)  # Ctrl-C off again: the REPL closes with bench mode
+    app.controller.record("bench", mode="off", why=why)
+
+
+def unlock(app, cmd, args, now):
+    from carddraw import lockcode
+    from carddraw.settings import code_ok
+    code = args[0].upper() if args else ""
+    if not code_ok(code):
+        return {"error": "unlock needs the referee code: 4 to 8 letters of R, H, D, S"}
+    why = lockcode.attempt(app.controller, code)  # the lock screen's check, wait and log
+    if why:
+        return {"error": "unlock: " + why}
+    app.bench = now
+    app.controller.record("bench", mode="on")
+    return {"ok": "unlock", "minutes": BENCH_MS // 60000}
+
+
+def lock(app, cmd, args, now):
+    if args:
+        return {"error": "lock takes no argument"}
+    if getattr(app, "bench", None) is not None:
+        end_bench(app, "lock")
+    return {"ok": "lock"}
+
+
+def maint(app, cmd, args, now):
+    """The interrupt key on until bench mode ends: `make deploy` and mpremote can stop the
+    app. Said on screen (a message) and in the log."""
+    if args:
+        return {"error": "maint takes no argument"}
+    app.maint = True
+    app.usb_interrupt(True)
+    c = app.controller
+    c.record("bench", mode="maint")
+    c.say("Maintenance", "USB open until lock or restart",
+          c.msg[2] if c.screen == "message" else c.screen, "click")
+    return {"ok": "maint", "usb": "open"}
 
 
 # -- the commands: each (app, cmd, args, now) -> reply dict, or None while it waits -------------
@@ -238,7 +330,7 @@ def button_test(arg):
 TEST_NAMES = ("led", "display", "button", "draws", "end")
 TEST_MAKERS = {"led": led_test, "display": display_test, "button": button_test}
 HANDLERS = {"press": press, "long": press, "wait": wait, "show": show, "seed": seed, "log": log,
-            "test": test}
+            "test": test, "unlock": unlock, "lock": lock, "maint": maint}
 
 
 def draws(app, arg):
