@@ -34,11 +34,12 @@ def test_no_board_is_a_clear_message_and_exit_2():
     assert make.returncode != 0 and "no board found" in make.stderr
 
 
-def test_dry_run_plan_copies_every_module_compiled_and_resets():
-    done = subprocess.run([sys.executable, TOOL, "--port", "/dev/ttyACM9", "--dry-run"],
-                          capture_output=True, text=True)
+def test_dry_run_plan_copies_every_module_compiled_and_resets(tmp_path):
+    done = subprocess.run([sys.executable, TOOL, "--port", "/dev/ttyACM9", "--dry-run",
+                           "--build", str(tmp_path)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     out = done.stdout
+    assert os.path.join(str(tmp_path), "mpy", "carddraw", "deck.mpy") in out  # built there
     modules = sorted(f[:-3] for f in os.listdir(os.path.join(ROOT, "firmware", "carddraw"))
                      if f.endswith(".py"))
     for name in modules:
@@ -60,12 +61,13 @@ def test_prepare_step_clears_old_code_but_keeps_settings_log_and_action():
     assert r == [["action.json", "carddraw", "log.jsonl", "settings.json"], []]
 
 
-def test_romfs_plan_puts_the_package_in_rom_and_removes_the_shadowing_folder():
-    done = subprocess.run([sys.executable, TOOL, "--port", "/dev/ttyACM9", "--romfs", "--dry-run"],
-                          capture_output=True, text=True)
+def test_romfs_plan_puts_the_package_in_rom_and_removes_the_shadowing_folder(tmp_path):
+    done = subprocess.run([sys.executable, TOOL, "--port", "/dev/ttyACM9", "--romfs", "--dry-run",
+                           "--build", str(tmp_path)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "romfs deploy" in done.stdout and "main.py :main.py" in done.stdout
-    package = os.path.join(ROOT, "build", "romfs", "carddraw")
+    package = os.path.join(str(tmp_path), "romfs", "carddraw")
+    assert "romfs deploy %s " % os.path.dirname(package) in done.stdout
     assert sorted(os.listdir(package)) == sorted(
         f[:-3] + ".mpy" for f in os.listdir(os.path.join(ROOT, "firmware", "carddraw")) if f.endswith(".py"))
     bad = subprocess.run([sys.executable, TOOL, "--port", "/dev/x", "--romfs", "--source"],
@@ -81,3 +83,85 @@ def test_unshadow_step_removes_the_code_folder_and_keeps_data():
         "exec(%r)\nexec(%r)\n"
         "RESULT = sorted(os.listdir('.'))\n" % (deploy.UNSHADOW, deploy.UNSHADOW))
     assert r == ["log.jsonl", "settings.json"]
+
+
+# -- --code: maintenance mode before mpremote ---------------------------------------------------
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import bench  # noqa: E402
+
+
+class KeptSim(bench.SimLink):
+    """The simulator, left running when deploy closes its link, to look at it after."""
+
+    def close(self):
+        pass
+
+    def really_close(self):
+        bench.SimLink.close(self)
+
+
+def test_code_opens_maintenance_on_the_simulated_device():
+    link = KeptSim()
+    try:
+        assert deploy.open_maintenance("sim", "RHRH", link=link) is None
+        shown = link.request("show")
+        assert shown["screen"] == "message" and shown["lines"][1:3] == ["USB open until",
+                                                                        "lock or restart"]
+        assert link.request("test led green")["ok"] == "led"     # bench mode is on
+        link.request("test end")
+        assert link.request("lock") == {"ok": "lock"}
+    finally:
+        link.really_close()
+
+
+def test_a_wrong_code_is_refused_and_nothing_is_opened():
+    link = KeptSim()
+    try:
+        why = deploy.open_maintenance("sim", "SSSS", link=link)
+        assert why == "the device refused the code: unlock: Wrong code: 2 tries before a wait"
+        assert link.request("maint") == {"error": "maint needs bench mode: unlock CODE first"}
+        assert link.request("show")["screen"] == "setup"
+    finally:
+        link.really_close()
+
+
+def test_no_app_on_the_port_is_a_clear_message():
+    class Silent(bench.Link):
+        def send(self, line):
+            pass
+
+        def _line(self, timeout):
+            return None
+    Silent.slack = 0.05
+    why = deploy.open_maintenance("/dev/ttyACM9", "RHRH", link=Silent())
+    assert why.startswith("no reply within") and "is the carddraw app running on /dev/ttyACM9" in why
+    assert deploy.open_maintenance("/dev/no-such-pico", "RHRH").startswith(
+        "cannot open /dev/no-such-pico")
+
+
+def test_deploy_with_code_opens_maintenance_before_mpremote(tmp_path, monkeypatch, capsys):
+    calls = []
+    monkeypatch.setattr(deploy, "open_maintenance",
+                        lambda port, code: calls.append(("maint", port, code)))
+    monkeypatch.setattr(deploy.subprocess, "run",
+                        lambda cmd: calls.append(("mpremote", cmd[3:5])) or SimpleNamespace(
+                            returncode=0))
+    args = ["--port", "/dev/ttyACM9", "--source", "--build", str(tmp_path)]
+    assert deploy.main(args + ["--code", "rhds"]) == 0
+    assert calls == [("maint", "/dev/ttyACM9", "RHDS"), ("mpremote", ["connect", "/dev/ttyACM9"])]
+    assert os.path.isfile(os.path.join(str(tmp_path), "src", "carddraw", "app.py"))
+    del calls[:]
+    monkeypatch.setattr(deploy, "open_maintenance", lambda port, code: "the device refused "
+                        "the code: unlock: Locked: wait 30 s")
+    assert deploy.main(args + ["--code", "RHDS"]) == 2
+    assert calls == []                                  # mpremote never ran
+    assert "Locked: wait 30 s" in capsys.readouterr().err
+    assert deploy.main(args) == 0 and calls == [("mpremote", ["connect", "/dev/ttyACM9"])]
+
+
+def test_bad_code_and_the_help_say_what_is_allowed():
+    bad = subprocess.run([sys.executable, TOOL, "--port", "/dev/x", "--code", "RHQ"],
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "the referee code is 4 to 8 letters of R, H, D, S" in bad.stderr
+    out = subprocess.run([sys.executable, TOOL, "--help"], capture_output=True, text=True).stdout
+    assert "--code CODE" in out and "--build DIR" in out and "BOOTSEL" in out

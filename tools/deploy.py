@@ -5,9 +5,18 @@
     python tools/deploy.py --source        # copy .py files instead (slower boot, more RAM)
     python tools/deploy.py --romfs         # code into the ROMFS partition: runs from flash
     python tools/deploy.py --dry-run       # print the mpremote command, touch nothing
+    python tools/deploy.py --code RHDS     # the app is running: open maintenance mode first
+    python tools/deploy.py --build DIR     # build into DIR instead of build/
 
 The board keeps its settings, the action in progress and the log: only code is replaced.
 Stale carddraw/*.py files are removed first, since MicroPython imports a .py before an .mpy.
+
+While the carddraw app runs, the interrupt key (Ctrl-C) is off, so mpremote cannot stop it:
+--code CODE (the referee code, letters R H D S) first sends `unlock CODE` and `maint` on the
+app's console, which turn it back on ("Maintenance: USB open" on the screen, and in the log);
+then mpremote stops the app and copies. A wrong code counts toward the lock's wait, as on the
+buttons. A board with a fresh MicroPython (no app yet) needs no code. A forgotten code: hold
+BOOTSEL while plugging in, copy a fresh MicroPython .uf2, then deploy (settings and log go).
 
 --romfs puts the compiled package in the board's ROMFS partition (MicroPython 1.25 and later,
 on firmware built with one; `mpremote romfs query` tells). Bytecode and strings are then used
@@ -62,9 +71,9 @@ UNSHADOW = ("import os\n"
             " pass\n")
 
 
-def romfs_plan(port, folder):
+def romfs_plan(port, folder, build=None):
     """mpremote: the carddraw package into ROMFS partition 0, main.py onto the filesystem."""
-    package = os.path.join(ROOT, "build", "romfs")
+    package = os.path.join(build or os.path.join(ROOT, "build"), "romfs")
     import shutil
     if os.path.isdir(package):
         shutil.rmtree(package)
@@ -93,30 +102,78 @@ def source_folder(out):
     return out
 
 
+def code_arg(text):
+    """--code: the referee code as letters R H D S, 4 to 8 of them (either case)."""
+    code = text.upper()
+    if not 4 <= len(code) <= 8 or any(c not in "RHDS" for c in code):
+        raise argparse.ArgumentTypeError("the referee code is 4 to 8 letters of R, H, D, S, "
+                                         "not %r" % text[:20])
+    return code
+
+
+def open_maintenance(port, code, link=None):
+    """`unlock CODE` then `maint` on the running app's console (the bench protocol), so that
+    mpremote can interrupt it. -> None, or why not. link: a bench.Link (default: the port)."""
+    import bench  # the protocol's one client; imported here, as bench imports this module
+    try:
+        link = link or bench.SerialLink(port)
+    except Exception as e:  # serial.SerialException, a missing port, no permission
+        return "cannot open %s: %s" % (port, e)
+    link.code = code
+    try:
+        why = bench.unlock(link)
+        if why:
+            return "the device refused the code: " + why
+        r = link.request("maint")
+        if r.get("ok") != "maint":
+            return "the device refused maintenance: %s" % r.get("error", r)
+    except bench.NoReply as e:
+        return "%s: is the carddraw app running on %s?" % (e, port)
+    finally:
+        link.close()
+    return None
+
+
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="deploy", description=__doc__.split("\n\n")[0])
+    p = argparse.ArgumentParser(prog="deploy", description=__doc__.split("\n\n")[0],
+                                formatter_class=argparse.RawDescriptionHelpFormatter,
+                                epilog=__doc__.split("\n\n", 2)[2])
     p.add_argument("--port", help="serial port of the Pico (default: found by its USB id)")
     p.add_argument("--source", action="store_true", help="copy .py source, not .mpy")
     p.add_argument("--romfs", action="store_true",
                    help="deploy the code into the ROMFS partition (runs from flash, saves RAM)")
     p.add_argument("--dry-run", action="store_true", help="print the mpremote command only")
+    p.add_argument("--code", type=code_arg,
+                   help="the referee code (R H D S, 4 to 8 letters): `unlock CODE` and `maint` "
+                        "are sent first, so mpremote can stop the running app")
+    p.add_argument("--build", metavar="DIR",
+                   help="folder for the compiled files (default: build/ in the project)")
     args = p.parse_args(argv)
     port = pick_port(args.port)
     if port is None:
         sys.stderr.write(NO_BOARD + "\n")
         return 2
-    if args.source:
-        folder = source_folder(os.path.join(ROOT, "build", "src"))
-    else:
-        import build_mpy
-        folder = os.path.join(ROOT, "build", "mpy")
-        build_mpy.build(folder)
     if args.romfs and args.source:
         p.error("--romfs takes the compiled .mpy files; leave out --source")
-    cmd = romfs_plan(port, folder) if args.romfs else plan(port, folder)
+    build = os.path.abspath(args.build or os.path.join(ROOT, "build"))
+    if args.source:
+        folder = source_folder(os.path.join(build, "src"))
+    else:
+        import build_mpy
+        folder = os.path.join(build, "mpy")
+        build_mpy.build(folder)
+    cmd = romfs_plan(port, folder, build) if args.romfs else plan(port, folder)
     if args.dry_run:
+        if args.code:
+            print("on %s: unlock %s, then maint" % (port, args.code))
         print(" ".join(repr(c) if "\n" in c else c for c in cmd))
         return 0
+    if args.code:
+        why = open_maintenance(port, args.code)
+        if why:
+            sys.stderr.write(why + "\n")
+            return 2
+        print("maintenance mode: the app lets mpremote stop it")
     print("deploying %s to %s" % ("source" if args.source else ".mpy", port))
     done = subprocess.run(cmd)
     if done.returncode != 0:
