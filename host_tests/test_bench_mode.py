@@ -611,7 +611,7 @@ def search(settings, start, depth, lines, cap=200_000):
 SEARCHES = [  # (name, settings, start an action first, depth)
     ("set-up, code SDHR", dict(lock="SDHR"), False, 5),
     ("a black with a referee, code DSRH", dict(referee=True, black=2, redraws=1, lock="DSRH"),
-     True, 4),
+     True, 5),
 ]
 
 
