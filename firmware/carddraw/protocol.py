@@ -9,20 +9,21 @@ One command per line, one JSON reply per line:
   wait MS           {"ok": "wait"} after MS ms (0-600000); the loop keeps running meanwhile
                     and the lines after it wait in the queue (at most MAX_QUEUE)
   show              the controller's view and the action (Controller.show)
-  seed N            seeds the shuffle (set-up screen only; logged)
+  seed N            (bench mode) seeds the shuffle (set-up screen only; logged; from then
+                    on every screen and record says so, until reboot: Controller.seeded)
   log               the action log, oldest first: one {"log": "<line>"} reply per record (its
                     text as on flash, seq and hash included), read a line at a time, then
                     {"ok": "log", "records": N, "damaged": D, "device": unique id in hex}
-  log ack SEQ HASH  the bench saved the log up to record SEQ (HASH: its hash): when the log
+  log ack SEQ HASH  (bench mode) the bench saved the log up to record SEQ (its HASH): when the log
                     is full, segments holding only saved records may go -> {"ok": "ack"}
-  test led COLOUR   green, yellow, red, black (shows purple; "purple" works too) or off: the LED
+  test led COLOUR   (bench mode) green, yellow, red, black (purple) or off: the LED
                     shows it until the test ends -> {"ok": "led", "colour", "rgb"}
   test display      a checkerboard of 8 x 8 squares inside a one-pixel border
                     -> {"ok": "display", "lit": lit pixels read back from the frame, "pixels"}
   test button MS    waits up to MS ms (1-60000) for a press of a physical button, holding the
                     queue as `wait` does -> {"ok": "button", "button", "kind": "short"|"long"}
                     or {"error": "no button pressed in MS ms"}. The press does nothing else.
-  test draws N      set-up screen only: N draws (1-10000) from the deck the settings build,
+  test draws N      (bench mode) set-up screen only: N draws (1-10000) from the settings' deck,
                     each card put back, with the controller's rng through the engine (R9);
                     nothing changes -> {"ok": "draws", "n", "deck": [g, y, r, b], "counts"}
   test end          back to the normal view -> {"ok": "end"}
