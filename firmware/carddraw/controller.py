@@ -475,6 +475,9 @@ class Controller:
         draw, the deck screen says so, and the interval starts when the referee adds cards."""
         action = self.action
         if action is None or not self.settings["timed"] or action.state != ACTIVE:
+            if self.warn:  # the action ended on the card screen (a redraw applied at once)
+                self.warn = 0
+                self._view = None
             return
         if action.pending is None and action.deck.total() == 0:
             self.rearm()  # R22: nothing to draw, no error: wait for the referee (R19)

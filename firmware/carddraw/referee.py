@@ -20,6 +20,7 @@ from carddraw.deck import COLOURS
 
 LOCK_TEXT = "Referee lock|Enter the code|with R H D S:|"
 WAIT_TEXT = "Referee lock|Too many wrong|codes: no code|is taken until|the wait ends.|"
+# (codes entered during the wait are refused without being checked)
 
 
 def shown_code(entered, hidden):
@@ -31,9 +32,8 @@ def shown_code(entered, hidden):
 
 # -- the lock (lockcode.py checks the code, counts wrong tries and runs the wait) ---------------
 def press_lock(ctl, button):
-    if lockcode.wait_ms(ctl):
-        ctl.beep("error")  # while the wait runs no press is taken: no code can be tried
-        return
+    """A press of the code; once there are as many as the code has, lockcode judges them
+    (during a wait it refuses them unchecked, and logs the try)."""
     ctl.beep("click")
     ctl.code += button[0]
     if len(ctl.code) >= lockcode.presses(ctl):
@@ -49,8 +49,8 @@ def press_lock(ctl, button):
 def lock_lines(ctl):
     left = lockcode.wait_ms(ctl)
     if left:  # a countdown (controller.seconds_left redraws it every second)
-        return (WAIT_TEXT + "|Wait " + lockcode.wait_text(left) + "|hold S: cancel").split(
-            "|"), None
+        return (WAIT_TEXT + shown_code(ctl.code, True) + "|Wait " + lockcode.wait_text(left)
+                + "|hold S: cancel").split("|"), None
     return (LOCK_TEXT + "|" + shown_code(ctl.code, True) + "|||hold S: cancel").split("|"), None
 
 
