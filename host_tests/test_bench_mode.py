@@ -537,7 +537,7 @@ def broken(before, after, kind, arg, log, replies):
     if a.settings["lock"] != b.settings["lock"]:
         bad.append("the code changed")
     for r in log:
-        if r["ev"] in REFEREE_ONLY or (r["ev"] == "settings" and "lock" in r) or r["ev"] == "error":
+        if r["ev"] in REFEREE_ONLY + ("error",) or (r["ev"] == "settings" and "lock" in r):
             bad.append("record %s" % r)
     return bad + action_broken(b.action, a.action, kind, [r["ev"] for r in log])
 
@@ -564,7 +564,8 @@ def key(s):
     a = c.action
     m = c.msg if c.screen == "message" else None
     return (c.screen, a and (json.dumps(c.resume_state(), sort_keys=True)),
-            json.dumps(c.settings, sort_keys=True), c.code if c.screen in ("lock", "newcode") else None,
+            json.dumps(c.settings, sort_keys=True),
+            c.code if c.screen in ("lock", "newcode") else None,
             c.back, c.cur, c.editing, m and json.dumps(m), s.bench is not None, s.maint,
             s.test and s.test.name, c.seeded,
             min(lockcode.wait_ms(c), 1) if c.settings["lock_fails"] else 0)

@@ -134,7 +134,8 @@ def test_no_app_on_the_port_is_a_clear_message():
             return None
     Silent.slack = 0.05
     why = deploy.open_maintenance("/dev/ttyACM9", "RHRH", link=Silent())
-    assert why.startswith("no reply within") and "is the carddraw app running on /dev/ttyACM9" in why
+    assert why.startswith("no reply within")
+    assert "is the carddraw app running on /dev/ttyACM9" in why
     assert deploy.open_maintenance("/dev/no-such-pico", "RHRH").startswith(
         "cannot open /dev/no-such-pico")
 

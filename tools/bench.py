@@ -13,10 +13,10 @@ Bench mode: what chooses, shows or fakes a card (seed, test draws, test led) and
 acknowledgement (log ack) work only after `unlock CODE` on the device's console, CODE being
 the referee code as letters R H D S. With --code the tool sends `unlock CODE` before its
 work (selftest, random, logs) and `lock` after it; in scenarios, each `unlock RHRH` line
-(the default code) is sent with --code's code instead. --sim uses the default code RHRH unless told.
-Without a code on a board, `selftest` cannot test the LED, `random` cannot draw and `logs`
-saves the log but cannot acknowledge it. Wrong codes count toward the lock's wait, as on the
-buttons.
+(the default code) is sent with --code's code instead. --sim uses the default code RHRH
+unless told. Without a code on a board, `selftest` cannot test the LED, `random` cannot draw
+and `logs` saves the log but cannot acknowledge it. Wrong codes count toward the lock's
+wait, as on the buttons.
 
 Scenario files: one bench-protocol line per line (press NAME, long NAME, wait MS, show,
 seed N, log, test ..., unlock CODE, lock), each optionally followed by its expected reply:
