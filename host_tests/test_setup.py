@@ -27,7 +27,8 @@ NAME = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
 GESTURES = ("R", "H", "D", "S", "lR", "lH", "lD")
 COMMON = {"+1 red": (0, 0, 1, 0), "+2 red": (0, 0, 2, 0), "+1 black": (0, 0, 0, 1),
           "+1 yellow": (0, 1, 0, 0)}   # the seed page's usual difficulty and risk cards (R6/R7)
-TASK = ("green", "yellow", "red", "black", "needed", "auto", "redraws", "referee")
+TASK = ("green", "yellow", "red", "black", "needed", "auto", "redraws", "bonus", "referee",
+        "timed", "interval")   # all a referee prepares: the player sets skill, ranks, helpers
 
 
 def dev(*colours, **settings):
@@ -92,6 +93,9 @@ def test_setup_names_bonus_greens_and_several_difficulty_colours_R5_R6_R8():
     assert "Task+1G+2Y+3R+1B" in dev(green=1, yellow=2, red=3, black=1).view().lines
     assert deck_line((5, 1, 2, 2)) in lines      # R8: 4 yellow -> 1 + a red; 5 red -> 2 + a black
     assert "Task  none" in dev().view().lines
+    most = dev(ranks=9, helpers=9, bonus=9, green=9, yellow=9, red=9, black=9, needed=9)
+    assert "Team+18 +9 bonus" in most.view().lines and "Need 9" in most.view().lines[6]
+    assert all(len(x) <= 16 for x in most.view().lines)
 
 
 def test_the_hint_says_how_to_set_the_difficulty():
@@ -224,8 +228,8 @@ def test_options_refuse_a_frozen_row_with_a_message(name):
 
 def test_options_still_change_the_rest_while_frozen():
     c = dev(frozen=True)
-    keys(c, "lD" + " H" * OPTIONS.index("timed") + " D")
-    assert c.settings["timed"] is True
+    keys(c, "lD" + " H" * OPTIONS.index("buzzer") + " D")
+    assert c.settings["buzzer"] is False
     keys(c, "S lD R D S")                        # the skill: the last row
     assert c.settings["skill"] == "repair" and c.view().screen == "setup"
 
@@ -234,7 +238,7 @@ def test_no_setup_press_changes_a_frozen_task():
     """Every sequence of up to 4 gestures (hold STOP and the code aside): the task's rows and
     the freeze stay as the referee left them."""
     start = dict(config.defaults(), frozen=True, red=2, needed=2, auto=1, redraws=1,
-                 referee=True)
+                 referee=True, bonus=1, timed=True, interval=30)
     for n in range(1, 5):
         for seq in itertools.product(GESTURES, repeat=n):
             c = Controller(settings=start, rng=Pick())

@@ -830,7 +830,8 @@ def team_line(settings):
     ranks = settings["ranks"]
     team = ranks + min(settings["helpers"], ranks)
     if settings["bonus"]:
-        return "Team +%d +%d bonus" % (team, settings["bonus"])
+        line = "Team +%d +%d bonus" % (team, settings["bonus"])
+        return line if len(line) <= COLS else line.replace(" +", "+", 1)[:COLS]
     return "Team  +%d green" % team
 
 

@@ -189,7 +189,7 @@ def freeze_task(ctl):
     ctl.change("frozen", frozen)
     ctl.record("settings", frozen=frozen)
     ctl.say("Task frozen" if frozen else "Task unfrozen",
-            "Difficulty, needed, auto, redraws and referee stay for every action."
+            "Cards, needed, bonus, auto, redraws, referee and timing stay for every action."
             if frozen else "Anyone may set the task again.", "setup", "click")
 
 

@@ -13,9 +13,11 @@ OPTIONS = ("green", "yellow", "red", "black", "needed", "auto", "redraws", "bonu
 LABELS = ("Add green|Add yellow|Add red|Add black|Needed|Auto succ|Redraws|Bonus grn|"
           "Referee|Timed|Interval|Buzzer|Brightness|Skill")
 # The task a referee prepares: frozen (the "frozen" flag, set only from the referee menu),
-# these stay for every action until unfrozen, and nobody else may change them. The player
-# still sets skill, ranks and helpers (and bonus greens: the patient's, R5).
-FROZEN = ("green", "yellow", "red", "black", "needed", "auto", "redraws", "referee")
+# these stay for every action until unfrozen, and nobody else may change them (bonus greens
+# and timed mode too: either would change the odds or the cadence the referee set). The
+# player still sets skill, ranks and helpers; buzzer and brightness stay free.
+FROZEN = ("green", "yellow", "red", "black", "needed", "auto", "redraws", "bonus", "referee",
+          "timed", "interval")
 DIFFICULTY = ("green", "yellow", "red", "black")  # R6: reset for each action unless frozen
 STEPS = {"interval": 5}  # R21: 30-60 s in 5 s steps; every other number steps by 1
 LOCK_KEYS = "RHDS"       # the referee code is presses of RANK, HELP, DRAW, STOP, by initial
