@@ -49,18 +49,19 @@ REFEREES = ("Card Draw: referees' quick start",
             "Set the task, hand the prop over, keep the powers behind the code. Hold STOP on "
             "any screen for the referee lock.",
             [("setup", "Set-up",
-              "Skill, ranks, helpers, the deck they build and the chance. RANK ranks +1, "
-              "HELP helpers +1 (hold: step down), STOP next skill, DRAW starts. Hold DRAW for "
-              "the options."),
+              "Ranks, helpers, the team's greens, the task's cards, the deck, the chance. "
+              "RANK ranks +1, HELP helpers +1 (hold: step down), STOP the task's cards "
+              "(then R +1 red, H +2 red, D +1 black), DRAW starts. Hold DRAW: options."),
              ("options", "Options",
               "Difficulty cards of each colour, successes needed, automatic successes, "
-              "redraws, bonus greens, referee present, timed mode, buzzer, brightness."),
+              "redraws, bonus greens, referee present, timed mode, buzzer, brightness, skill."),
              ("lock", "Referee lock",
               "Enter the 4-press code with R H D S. The default is R H R H: change it "
               "before the event, or a player can let a black pass."),
              ("refmenu", "Referee menu",
               "A black: go on (it leaves the deck) or fail. A helper leaves, adjust the "
-              "deck, undo the last draw, end the action, change the code. Closes after 30 s."),
+              "deck, undo, end the action, change the code; at set-up freeze the task "
+              "until unfrozen. Closes after 30 s."),
              ("adjust", "Adjust the deck",
               "DRAW picks a colour, RANK removes a card, HELP adds one. The deck then "
               "settles: 4 yellows become a red, 4 reds a black."),
