@@ -48,6 +48,7 @@ def tour(canvas, snap, battery):
     k("D D S D")                               # set-up, active, stop?, a stop's finishing
     tick(150000)                               # its summary: stopped, no retry today
     k("D")                                     # set-up
+    k("S D")                                   # +1 black again (each action its own cards)
     k("D D D lS R H R H H D D")                # black pending, referee: fail, set-up
     k("lS R H R H S")                          # the referee menu with no action
     return c
