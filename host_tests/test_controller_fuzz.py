@@ -40,7 +40,8 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, r
                                  run_state_machine_as_test)
 
 from carddraw import config, saved  # noqa: E402
-from carddraw.controller import Controller, SCREENS, LOCKED, IDLE_MS, WARN_MS  # noqa: E402
+from carddraw.controller import (Controller, SCREENS, LOCKED, HELD, IDLE_MS, MSG_MS,  # noqa: E402
+                                 WARN_MS)
 from carddraw.settings import check  # noqa: E402
 from carddraw.deck import COLOURS  # noqa: E402
 
@@ -205,15 +206,17 @@ class ControllerMachine(RuleBasedStateMachine):
                 FUZZ["draws"] += 1
                 assert rec["n"] == self.draws, rec          # every draw is in the log, in order
                 self.last = rec["card"]
-                assert before is not None and before["screen"] == "active"
-                assert before["pending"] is None and before["card"] is None
+                assert before is not None and before["pending"] is None
                 if rec["timed"]:                              # R21
                     FUZZ["timed draws"] += 1
                     assert kind == "tick" and c.settings["timed"]
+                    # on any screen but those only the code opens, a card on show included
+                    assert before["screen"] not in HELD, before["screen"]
                     assert before["warn"] > 0                 # the warning was on show ...
                     assert self.t - self.warn_since_prev >= WARN_MS - 1000  # ... for ~5 s
                 else:
                     assert (kind, arg) == ("press", "DRAW")
+                    assert before["screen"] == "active" and before["card"] is None
             elif ev == "redraw":
                 FUZZ["redraws"] += 1
                 assert rec["n"] == self.draws and before["screen"] == "card"
@@ -221,6 +224,8 @@ class ControllerMachine(RuleBasedStateMachine):
                 self.last = rec["card"]
             elif ev == "accept":
                 assert rec["n"] == self.draws and rec["card"] == self.last
+                if kind == "tick":  # R21, R15: a card left undecided, accepted by the clock
+                    assert c.settings["timed"] and before["warn"] > 0
             elif ev == "undo":
                 assert rec["draws"] == self.draws - 1
                 self.draws = rec["draws"]
@@ -243,15 +248,15 @@ class ControllerMachine(RuleBasedStateMachine):
                     assert "referee" in evs or "undo" in evs, evs
                 if before["state"] not in END_STATES and a.state in END_STATES:
                     assert "end" in evs, evs
-        # the LED: the card drawn last, or nothing -- but for the timed warning (yellow, R21);
-        # the failed screen keeps the black that ended it (purple), whatever came since
-        if v.screen in ("card", "referee", "success"):
+        # the LED: the timed warning blinks white on any screen (R21); else the card drawn
+        # last, or nothing; the failed screen keeps the black that ended it (purple)
+        if v.blink:
+            assert v.led == "white" and c.settings["timed"] and a is not None and a.state == "active"
+        elif v.screen in ("card", "referee", "success"):
             assert v.led == self.last, (v.screen, v.led, self.last)
             assert v.led == {"card": c.card, "referee": "black", "success": "green"}[v.screen]
         elif v.screen == "failed":
             assert v.led == "black"
-        elif v.blink:
-            assert v.screen == "active" and v.led == "yellow"
         else:
             assert v.led is None, (v.screen, v.led)
         assert check(c.settings) == (c.settings, [])
@@ -377,9 +382,10 @@ def freeze(d):
 def state_key(c):
     """Everything that decides what a controller does next, each part only where it can:
     the lock's entered presses and where it returns to only on the lock (they are reset on
-    the way in), the cursor only on menus (reset on the way in), the message only on it, the
-    idle time only on the referee screens (every press sets it, and the lock is entered by
-    one), the timed draw only in timed mode (set at start, fixed while an action runs), the
+    the way in), the cursor only on menus (reset on the way in), the message and its age
+    only on it, the idle time only on the referee screens (every press sets it, and the lock
+    is entered by one), the timed draw only in timed mode (set at start, fixed while an
+    action runs) and its warning (it goes on across screens), the
     finishing countdown only on its screen (set on the way in). Times are relative to now,
     clipped at the thresholds that matter."""
     s = c.screen
@@ -392,7 +398,8 @@ def state_key(c):
             c.back if s == "lock" or locked else None,
             c.cur if s in ("success", "options", "refmenu", "adjust") else None,
             c.editing if s in ("options", "adjust") else None,
-            c.chained, c.warn if s == "active" else 0, m and (m[0], tuple(m[1]), m[2]),
+            c.chained, c.warn, m and (m[0], tuple(m[1]), m[2]),
+            clip(c.now - c.since, 0, MSG_MS) if m else None,
             clip(c.due - c.now, -1, 61000) if c.settings["timed"] and c.due is not None else None,
             clip(c.now - c.idle, 0, IDLE_MS + 1) if locked else None,
             clip(c.fin_end - c.now, -1, 60001) if s == "finishing" else None,
@@ -407,10 +414,14 @@ REFEREE_ONLY = ("referee", "adjust", "undo", "helper_leaves")
 
 def may_draw(c, kind, arg):
     a = c.action
-    if a is None or a.state != "active" or a.pending is not None and c.screen != "card":
+    if a is None or a.state != "active":
         return False
-    return ((c.screen == "active" and (arg == "DRAW" and kind == "press" or kind == "tick"))
-            or (c.screen == "card" and kind == "press" and arg == "HELP"))
+    if kind == "tick":  # R21: the timed draw, on any screen but those the code opens
+        shown = c.msg[2] if c.screen == "message" else c.screen
+        return c.settings["timed"] and a.pending is None and shown not in HELD
+    return kind == "press" and (
+        (c.screen == "active" and arg == "DRAW" and a.pending is None)
+        or (c.screen == "card" and arg == "HELP" and a.pending is not None))
 
 
 def forms_code(c, kind, arg):

@@ -84,6 +84,7 @@ COLOURS = {
     "yellow": (255, 160, 0),   # less green than red: the green die is the brighter one
     "red": (255, 0, 0),
     "black": (160, 0, 255),
+    "white": (255, 255, 255),  # the timed warning (R21): a colour no card has
 }
 
 
@@ -112,7 +113,8 @@ class Led:
         self._write(0, 0, 0)
 
     def show(self, colour):
-        """A card colour ("green", "yellow", "red", "black" shows purple) or None for off.
+        """A card colour ("green", "yellow", "red", "black" shows purple), "white" (the
+        timed warning) or None for off.
         Cheap to call every loop: the same colour again writes nothing."""
         if colour == self.colour:
             return

@@ -43,8 +43,15 @@ Screens and their buttons (view.screen in brackets):
                        and beside it the chances of a complication and of a black,
                        successes/needed, complications, draws, redraws left.
                        DRAW draw a card. STOP asks to confirm the stop.
-                       Timed mode: a draw by itself every interval, after a 5 s warning
-                       (LED blinks, a beep a second); STOP during the warning stops at once.
+                       Timed mode (R21): a draw by itself an interval after the last,
+                       after a 5 s warning (the LED blinks white, a colour no card has,
+                       a beep a second); STOP during the warning stops at once. The clock
+                       runs on every screen: on Stop?, a message or the lock the card is
+                       drawn all the same; a card on show is followed by the next draw, or,
+                       with redraws left (R15), accepted when the warning ends. Only the
+                       referee menu, open with the code, holds it (a full warning after).
+                       An empty deck (R22): no draw, the screen says so until the referee
+                       adds cards. Controller._timed and _due tell the details.
   Stop? [confirm]      DRAW stop (R16, a failed attempt: no retry today), then the
                        finishing and the summary as after a success (R23). Any other: back.
   Card [card]          the card, its colour on the LED (black shows purple), what it did
@@ -70,10 +77,12 @@ Screens and their buttons (view.screen in brackets):
   Adjust deck [adjust] pick a colour with DRAW, then RANK removes one card, HELP adds one
                        (R8 settles). STOP: back to the referee menu.
   New code [newcode]   four presses, then DRAW saves, STOP cancels, RANK/HELP start over.
-  Message [message]    a refusal or a note (e.g. R22 empty deck). Any button: back.
+  Message [message]    a refusal or a note (e.g. R22 empty deck). Any button, or 10 s
+                       (MSG_MS): back.
 
 After a power cut resume_state() brings back the screen, the action, the card on show and
-the undo snapshot; the finishing countdown and the timed interval start afresh.
+the undo snapshot; the finishing countdown starts afresh, and in timed mode the 5 s
+warning starts at once (R21: switching off must not hold a draw back).
 
 Log records (take_log), each {"ev": ..., "ms": now_ms, ...}:
   start    the action's parameters, "deck", "chance" (R26), "chain" (true after R17)

@@ -119,7 +119,8 @@ export class SimDevice {
 export function ledName(rgb) {
   const [r, g, b] = rgb;
   if (!r && !g && !b) return "off";
-  const known = { "0,255,0": "green", "255,160,0": "yellow", "255,0,0": "red", "160,0,255": "purple (black card)" };
+  const known = { "0,255,0": "green", "255,160,0": "yellow", "255,0,0": "red",
+    "160,0,255": "purple (black card)", "255,255,255": "white" };  // white: the timed warning
   return known[rgb.join(",")] || `rgb(${r}, ${g}, ${b})`;
 }
 
