@@ -42,3 +42,9 @@ def segment_seq(name):
         if len(digits) >= 6 and all("0" <= c <= "9" for c in digits):
             return int(digits)
     return None
+
+
+def older(name):
+    """Older firmware's rotated log name: log.jsonl -> log.1.jsonl (migrated to segments)."""
+    i = name.rfind(".")
+    return name[:i] + ".1" + name[i:] if i > 0 else name + ".1"

@@ -1,4 +1,4 @@
-# The log's rare repairs, imported by store.Store only when needed, so that normal play keeps
+# The log's rare repairs, imported by storeread.py only when needed, so that normal play keeps
 # none of this in RAM: older firmware's log copied into the first segment (once in a device's
 # life), and the look back for an action left open when action.json is missing or damaged.
 from carddraw.logline import SEGMENT, seal
@@ -8,12 +8,13 @@ _START = b'"ev":"start"'
 _END = b'"ev":"end"'
 
 
-def migrate(store, names):
+def migrate(store, names, read_lines):
     """Older firmware's log.1.jsonl then log.jsonl, record by record, into segment 1, each
     given its seq and hash. -> ([1], damaged lines), or (None, 0) on a flash error: the old
     files then stay, and the next boot tries again. The segment appears whole or not at all
     (name.tmp, renamed). Each old file is read up to an eighth of the log's limit (older
-    firmware kept at most 32 KB in each), so the copy always fits in the new log."""
+    firmware kept at most 32 KB in each), so the copy always fits in the new log.
+    read_lines: storeread.read_lines (the caller's, so this module imports nothing more)."""
     path = store.root + SEGMENT % 1
     state = [1, "", False]  # the next seq, the last hash, a write failed
 
@@ -31,7 +32,7 @@ def migrate(store, names):
         try:
             bad = 0
             for name in names:
-                bad += store._read_lines(name, put, budget=store.log_limit // 8)
+                bad += read_lines(store, name, put, budget=store.log_limit // 8)
             put({"ev": "migrated", "records": state[0] - 1, "damaged": bad})
             f.flush()
         finally:

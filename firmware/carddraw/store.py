@@ -18,39 +18,54 @@
 # soon as there is room. The same goes for records the flash refused (retried at every
 # flush()). A run of records identical apart from "ms" costs one {"ev": "repeat", "x": N}
 # line per config.LOG_REPEATS of them, not a line each.
+#
+# This module is the writing side, which every draw uses. Reading back (settings and the
+# action at boot, opening the log, the export) is in storeread.py, imported for one call and
+# dropped after it (_reading), with logrepair.py: neither stays in the heap after boot.
 import json
 import os
+import sys
 
-from carddraw import config, settings as known_settings
-from carddraw.logline import LINE_MAX, SEGMENT, seal, line_hash, segment_seq
+from carddraw import config
+from carddraw.logline import SEGMENT, seal, LINE_MAX, older  # noqa: F401 -- tests import these
 
-SETTINGS_MAX = 4096  # bytes read at most from the settings file
-ACTION_MAX = 8192    # ... and from the action state
 NOTICES_MAX = 8      # notices kept in Store.notices (RAM)
-_MISSING = "missing"
 _SEP = (",", ":")
+_depth = 0           # calls into storeread under way (they nest: a load logs, which opens)
+# Modules are dropped only under MicroPython, where RAM is short and a .mpy loads in a few
+# ms; CPython (the tests, the tools) keeps them: there a fresh import costs far more.
+_DROP = sys.implementation.name == "micropython"
 
 
-def older(name):
-    """Older firmware's rotated log name: log.jsonl -> log.1.jsonl (migrated to segments)."""
-    i = name.rfind(".")
-    return name[:i] + ".1" + name[i:] if i > 0 else name + ".1"
+def forget(name):
+    """Drop the module carddraw.<name>, so the collector frees it once no call uses it."""
+    if not _DROP:
+        return
+    sys.modules.pop("carddraw." + name, None)
+    try:
+        delattr(sys.modules["carddraw"], name)
+    except (AttributeError, KeyError):
+        pass
+
+
+def _reading(fn, *args):
+    """storeread.<fn>(*args), storeread imported for the call and, once the outermost such
+    call returns, dropped again with logrepair (which storeread imports when needed)."""
+    global _depth
+    from carddraw import storeread
+    _depth += 1
+    try:
+        return getattr(storeread, fn)(*args)
+    finally:
+        _depth -= 1
+        if not _depth:
+            forget("storeread")
+            forget("logrepair")
 
 
 def check_action(state):
     """None if the saved action in `state` (under "action") can be rebuilt, else why not."""
-    if state is None:
-        return None
-    if not isinstance(state, dict):
-        return "not an object"
-    if "action" not in state:
-        return None
-    from carddraw.saved import from_dict  # only when resuming: keeps the engine out of RAM
-    try:
-        from_dict(state["action"])
-    except Exception as e:  # ValueError by contract; anything else is damage all the same
-        return str(e) or type(e).__name__
-    return None
+    return _reading("check_action", state)
 
 
 class OsFs:
@@ -101,24 +116,7 @@ class Store:
     # -- settings ----------------------------------------------------------------------------
     def load_settings(self):
         """-> (settings dict with every key of config.defaults(), notice or None)."""
-        name = config.SETTINGS_FILE
-        data, why = self._read(name, SETTINGS_MAX)
-        if why is None and not isinstance(data, dict):
-            why = "not an object"
-        if why is None:
-            s, bad = known_settings.check(data)  # the controller uses the same check
-            if not bad:
-                return s, None
-            why = "bad " + ",".join(bad)
-            notice = "settings fixed"
-        else:
-            s = config.defaults()
-            if why == _MISSING:  # a fresh device
-                return s, None
-            notice = "settings reset"
-        notice = self.report(name, why, notice)
-        self.save_settings(s)  # repaired on flash, so the notice comes once
-        return s, notice
+        return _reading("load_settings", self)
 
     def save_settings(self, settings):
         """Atomic. -> True, or False (and a notice) when the flash refused."""
@@ -133,28 +131,11 @@ class Store:
         """-> (state dict or None, notice or None). The contents are the caller's to check.
         A missing file while the log shows an action started and not ended closes that
         action as lost (see report)."""
-        name = config.ACTION_FILE
-        state, why = self._read(name, ACTION_MAX)
-        if why == _MISSING:
-            return None, self._notice("action lost") if self._action_lost("missing") else None
-        if why is None:
-            if state is None or isinstance(state, dict):
-                return state, None
-            why = "not an object"
-        notice = self.report(name, why, "action lost")
-        self.save_action(None)
-        return None, notice
+        return _reading("load_action", self)
 
     def _action_lost(self, why):
-        """R14: no escape from a black by deleting or spoiling action.json. When the log's
-        last start/end record is a start, that action ends here, as lost. -> whether it did."""
-        if not self._open():
-            return False
-        from carddraw import logrepair  # only when action.json is missing or damaged
-        if not logrepair.open_action(self):
-            return False
-        self.log({"ev": "end", "outcome": "lost", "why": "action file " + why})
-        return True
+        """R14: an action the log shows open is closed as lost (storeread.action_lost)."""
+        return _reading("action_lost", self, why)
 
     # -- the log -----------------------------------------------------------------------------
     def log(self, record):
@@ -194,20 +175,7 @@ class Store:
         counts the lines skipped. Records come without the store's "seq" and "h"; with raw,
         each line's text as on flash instead (for the export). With each(record) given,
         records are handed to it one by one instead of collected: less RAM."""
-        self._push_repeats()
-        if self._open():
-            self.flush()
-        records = []  # type: list
-        each = each or records.append
-        name = config.LOG_FILE
-        bad = self._read_lines(older(name), each, raw)  # only if a migration failed
-        bad += self._read_lines(name, each, raw)
-        for first in list(self._segs or ()):
-            bad += self._read_lines(SEGMENT % first, each, raw)
-        if bad and bad != self._log_bad:  # once per new count, not at every read
-            self._log_bad = bad
-            self.report(name, "%d bad lines" % bad, "log damaged")
-        return records, bad
+        return _reading("read_log", self, each, raw)
 
     def last(self):
         """-> (seq, hash) of the last record written: (0, "") for none."""
@@ -245,60 +213,11 @@ class Store:
 
     def _open(self):
         """Learn the segments, the last seq and hash (once); migrate older firmware's log."""
-        if self._segs is not None:
-            return True
-        try:
-            names = self.fs.listdir(self.root)
-        except OSError as e:
-            self._flash_error(e)
-            return False
-        segs = []
-        for name in names:
-            first = segment_seq(name)
-            if first is not None:
-                segs.append(first)
-        segs.sort()
-        old = [n for n in (older(config.LOG_FILE), config.LOG_FILE) if n in names]
-        bad = 0
-        if old and not segs:
-            from carddraw import logrepair  # once in a device's life
-            segs, bad = logrepair.migrate(self, old)
-            if segs is None:
-                return False
-        for name in old:  # migrated (now or by a boot the power cut short)
-            self._remove(name)
-        self._segs = segs
-        for first in segs:
-            self._cur = self._size(self.root + SEGMENT % first)
-            self._total += self._cur
-        self._exported = self._read(config.LOG_EXPORTED_FILE, 32)[0]
-        if type(self._exported) is not int:
-            self._exported = 0
-        self._find_last()
-        if bad:
-            self.report(config.LOG_FILE, "%d bad lines" % bad, "log damaged")
-        return True
+        return self._segs is not None or _reading("open_log", self)
 
-    def _find_last(self):
-        """The last whole record's seq and hash: from the newest segment's tail (2 lines'
-        worth), or, when damage fills the tail, from the whole segment, or an older one."""
-        for first in reversed(self._segs):
-            path = self.root + SEGMENT % first
-            size = self._size(path)
-            if first == self._segs[-1] and size:
-                self._torn = not self._ends_line(path, size)
-            start = max(0, size - 2 * LINE_MAX)
-            for at in (start, 0) if start else (0,):
-                found = []
-                self._read_lines(SEGMENT % first, found.append, True, at)
-                for text in reversed(found):
-                    seq = json.loads(text).get("seq")
-                    if type(seq) is int and line_hash(text):
-                        self._seq = seq + 1
-                        self._prev = line_hash(text)
-                        return
-        if self._segs:  # nothing whole anywhere: go on after the newest segment's name
-            self._seq = self._segs[-1]
+    def _read_lines(self, name, each, raw=False, start=0, budget=0):
+        """Each record of one log file to each(): storeread.read_lines."""
+        return _reading("read_lines", self, name, each, raw, start, budget)
 
     def _put(self, record):
         """Write one record as the next link of the chain. -> True, or False (flash error, or
@@ -391,98 +310,3 @@ class Store:
             return self.fs.stat(path)[6]
         except OSError:
             return 0
-
-    def _ends_line(self, path, size):
-        try:
-            f = self.fs.open(path, "rb")
-        except OSError:
-            return True
-        try:
-            f.seek(size - 1)
-            return f.read(1) == b"\n"
-        finally:
-            f.close()
-
-    def _read(self, name, cap):
-        """-> (parsed JSON, None), or (None, why): _MISSING, or what is wrong with the file."""
-        path = self.root + name
-        try:
-            self.fs.remove(path + ".tmp")  # a save cut short: the file it was to replace stands
-        except OSError:
-            pass
-        try:
-            f = self.fs.open(path, "rb")
-        except OSError:
-            return None, _MISSING
-        try:
-            raw = f.read(cap + 1)  # never more than the cap in RAM, whatever the file's size
-        except OSError:
-            return None, "unreadable"
-        finally:
-            f.close()
-        if len(raw) > cap:
-            return None, "over %d bytes" % cap
-        if not raw:
-            return None, "empty"
-        try:
-            return json.loads(raw.decode()), None
-        except Exception as e:  # ValueError, UnicodeError, RecursionError on deep nesting
-            return None, "not json: " + type(e).__name__
-
-    def _read_lines(self, name, each, raw=False, start=0, budget=0):
-        """Hand each record of one log file to each() (the line's text with raw, else the
-        record without "seq" and "h"); -> lines skipped as damaged. From byte `start` on,
-        the first (partial) line skipped."""
-        try:
-            f = self.fs.open(self.root + name, "rb")
-        except OSError:
-            return 0
-        bad = 0
-        budget = budget or self.log_limit + LINE_MAX  # more than log() ever writes to one file
-        skipping = False
-        try:
-            if start:
-                f.seek(start)
-                skipping = True
-            while True:
-                line = f.readline(LINE_MAX)
-                if not line:
-                    break
-                budget -= len(line)
-                if budget < 0:
-                    bad += 1  # the rest of an oversized file
-                    break
-                whole = line.endswith(b"\n")
-                if skipping:  # the tail of an overlong line, or of the line `start` cut
-                    skipping = not whole
-                    continue
-                if not whole and len(line) == LINE_MAX:
-                    bad += 1
-                    skipping = True
-                    continue
-                bad += self._hand(line, each, raw)
-        except OSError:
-            bad += 1
-        finally:
-            f.close()
-        return bad
-
-    @staticmethod
-    def _hand(line, each, raw):
-        """One line to each(); -> 1 when it was damaged (and not handed), else 0."""
-        if not line.strip():
-            return 0
-        try:
-            text = line.decode().strip()
-            r = json.loads(text)
-        except Exception:
-            return 1
-        if not isinstance(r, dict):
-            return 1
-        if raw:
-            each(text)
-        else:
-            r.pop("seq", None)
-            r.pop("h", None)
-            each(r)
-        return 0

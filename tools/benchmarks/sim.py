@@ -215,18 +215,19 @@ def dependency_order(names):
 
 
 def readings(printed):
-    """READING's printed lines -> [(label, gc.mem_alloc(), modules, qstr pool bytes)]."""
+    """READING's printed lines -> [(label, gc.mem_alloc(), modules, qstr pool bytes, qstrs)]."""
     got = []
     for line in printed.splitlines():
         if line.startswith("@reading "):
             words = line.split()
-            got.append([" ".join(words[1:-1]), 0, [], 0])
+            got.append([" ".join(words[1:-1]), 0, [], 0, 0])
             mods = [w for w in words if w.startswith("carddraw.")]
             # label words, the number, then the modules
             at = words.index(next(w for w in words[1:] if w.isdigit()))
             got[-1][:3] = [" ".join(words[1:at]), int(words[at]), sorted(mods)]
         elif "n_total_bytes=" in line:
             got[-1][3] = int(line.rsplit("n_total_bytes=", 1)[1])
+            got[-1][4] = int(line.split("n_qstr=", 1)[1].split(",", 1)[0])
     return got
 
 
@@ -252,29 +253,96 @@ def breakdown(firmware):
     got = readings(vm(script, firmware, output=True)[1])
     rows = []
     for i in range(1, len(got)):
-        label, alloc, mods, qstr = got[i]
+        label, alloc, mods, qstr, names = got[i]
         added = [m[len("carddraw."):] for m in mods if m not in got[i - 1][2]]
-        rows.append((label, alloc - got[i - 1][1], qstr - got[i - 1][3], added))
-    return rows, len(boot) + len(BOOT_STEPS)
+        rows.append((label, alloc - got[i - 1][1], qstr - got[i - 1][3], names - got[i - 1][4],
+                     added))
+    return rows, len(boot) + len(BOOT_STEPS), got[len(boot) + len(BOOT_STEPS)][4]
+
+
+# ROMFS (tools/deploy.py --romfs): on the board the .mpy files then run from flash, their
+# bytecode and constants never copied into the heap. The VM has no VfsRom; native MicroPython
+# 1.29 has, so both ways are measured there, the image (the "flash") read before the reading.
+ROMFS_BOOT = """
+import gc, os, sys, vfs
+if IMAGE:
+    with open(IMAGE, "rb") as f:
+        rom = f.read()
+    vfs.mount(vfs.VfsRom(rom), "/rom")
+    sys.path.insert(0, "/rom")
+import machine, neopixel, framebuf, json, select
+os.mkdir(FLASH)
+os.chdir(FLASH)
+gc.collect()
+before = gc.mem_alloc()
+
+def boot():
+    from carddraw.rng import Rng
+    from carddraw.board import Board
+    from carddraw.store import Store
+    from carddraw.app import App
+    app = App(Board(), Store(), Rng(), 0)
+    app.loop_pass(0)
+    return app
+
+app = boot()
+gc.collect()
+import carddraw.app
+RESULT = [gc.mem_alloc() - before, carddraw.app.__file__]
+"""
+
+
+def romfs_heaps(mpy_dir):
+    """-> (heap after boot from .mpy files, from ROMFS) under native MicroPython, or None."""
+    import importlib.util  # by path: tools/benchmarks/native.py would shadow tools/native/
+    spec = importlib.util.spec_from_file_location(
+        "native_runner", os.path.join(ROOT, "tools", "native", "runner.py"))
+    runner = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(runner)
+    if runner.missing():
+        return None
+    import contextlib
+    import io
+    import shutil
+    import tempfile
+    from mpremote.romfs import make_romfs
+    with tempfile.TemporaryDirectory(prefix="carddraw_romfs_") as tmp:
+        shutil.copytree(os.path.join(mpy_dir, "carddraw"), os.path.join(tmp, "src", "carddraw"))
+        with contextlib.redirect_stdout(io.StringIO()):  # it lists every file
+            image = make_romfs(os.path.join(tmp, "src"), mpy_cross=False)
+        path = os.path.join(tmp, "romfs.img")
+        with open(path, "wb") as f:
+            f.write(image)
+        got = []
+        for n, img in enumerate(("None", repr(path))):
+            script = ROMFS_BOOT.replace("IMAGE", img).replace(
+                "FLASH", repr(os.path.join(tmp, "flash%d" % n)))
+            heap_used, where = runner.run(script, [mpy_dir, runner.SIM_DIR])
+            assert where.startswith("/rom/") == bool(n), where
+            got.append(heap_used)
+    return got
 
 
 def print_breakdown(firmware, sizes):
-    rows, n_boot = breakdown(firmware)
+    rows, n_boot, names = breakdown(firmware)
     print("  where the heap after boot goes (VM, .mpy; each module imported on its own, "
           "dependencies first, then main()'s steps):")
-    print("    %-16s %6s %6s %6s" % ("", ".mpy", "heap", "qstrs"))
+    print("    %-16s %6s %6s %6s %6s" % ("", ".mpy", "heap", "qstr B", "names"))
     total = 0
-    for label, alloc, qstr, added in rows[:n_boot]:
+    for label, alloc, qstr, count, added in rows[:n_boot]:
         total += alloc
         size = sizes.get("carddraw/%s.mpy" % label, "")
         also = "  loads " + ", ".join(added) if added and label not in added else ""
-        print("    %-16s %6s %6d %6d%s" % (label, size, alloc, qstr, also))
+        print("    %-16s %6s %6d %6d %6d%s" % (label, size, alloc, qstr, count, also))
     print("    %-16s %6s %6d   (the stand-ins' own objects in Board(): %d)" % (
         "total", "", total, vm(STAND_INS, firmware)))
+    print("    qstr pool: %d names after boot (the stand-ins' and the VM's included); the pool "
+          "grows in chunks of 20, 40, ... 320, 640 names (about 10 B a name, taken whole), "
+          "so below 620 names the last chunk (6.4 KB) would not be taken" % names)
     print("  loaded on demand (imported after boot, with what it pulls in; then dropped):")
     later = rows[n_boot:]
     for i in range(0, len(later), 2):
-        label, alloc, qstr, added = later[i]
+        label, alloc, qstr, count, added = later[i]
         left = alloc + later[i + 1][1]
         also = [a for a in added if a != label]
         print("    %-16s %6s %6d %6d  left after dropping: %5d%s" % (
@@ -311,6 +379,11 @@ def main():
         print("  heap after boot, firmware as %-6s %6d bytes   (budget 32768: %s)" % (
             label + ":", h, "OK" if h < 32768 else "OVER"))
     print_breakdown(mpy_dir, sizes)
+    rom = romfs_heaps(mpy_dir)
+    if rom:
+        print("  ROMFS (deploy --romfs), measured under native MicroPython 1.29 (64-bit: objects "
+              "twice the board's size; the VM has no ROMFS): heap after boot from .mpy files "
+              "%d bytes, from ROMFS %d bytes (%d less)" % (rom[0], rom[1], rom[0] - rom[1]))
     print("  heap after boot with the simulator's driver (simhost, source): %d bytes"
           % heap(SIM_BOOT))
     print("  speed: a loop pass (20 ms of device time) costs %.2f ms in the VM: an idle minute "
