@@ -334,4 +334,6 @@ def main():
     app = App(board, Store(), Rng(), board.ticks_ms())   # seeded from os.urandom (R9)
     if "DRAW" in board.buttons.held():
         app.begin_selftest(app.last_input)
+    import gc
+    gc.collect()  # boot's garbage (files read, storeread dropped) goes now, not mid-draw
     asyncio.run(app.run(sys.stdin))

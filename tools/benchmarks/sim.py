@@ -339,6 +339,10 @@ def print_breakdown(firmware, sizes):
     print("    qstr pool: %d names after boot (the stand-ins' and the VM's included); the pool "
           "grows in chunks of 20, 40, ... 320, 640 names (about 10 B a name, taken whole), "
           "so below 620 names the last chunk (6.4 KB) would not be taken" % names)
+    asyncio_heap = vm(HEAP.replace("BOOT", "import asyncio"), firmware) - vm(
+        HEAP.replace("BOOT", "pass"), firmware)
+    print("    not counted above: asyncio, which main() imports for App.run's sleep between "
+          "passes: %d bytes in the VM (frozen there, as on the board)" % asyncio_heap)
     print("  loaded on demand (imported after boot, with what it pulls in; then dropped):")
     later = rows[n_boot:]
     for i in range(0, len(later), 2):
