@@ -103,7 +103,8 @@ def scripted_steps():
     for i in range(60):
         steps.append(("log", {"ev": "draw", "n": i, "card": rng.choice(["green", "yellow", "red"])}))
         if i % 6 == 2:
-            setting = dict(setting, ranks=1 + i % 9, lock="RHDS"[i % 4] * 4, timed=(i % 2 == 0),
+            kept = "4$" + "0123"[i % 4] * 16 + "$" + "ab" * 32  # a code as settings keep it
+            setting = dict(setting, ranks=1 + i % 9, lock=kept, timed=(i % 2 == 0),
                            skill=config.SKILLS[i % 3])
             steps.append(("settings", setting))
         if i % 4 == 1:
@@ -292,7 +293,8 @@ def test_broken_settings_file_gives_defaults_a_notice_and_a_damage_record(name):
     CASES_TRIED["settings"] += 1
 
 
-GOOD = dict(config.defaults(), ranks=4, helpers=2, skill="scan", lock="SDRH", timed=True,
+KEPT = "4$" + "ab" * 8 + "$" + "cd" * 32  # a referee code as settings keep it (lockcode.py)
+GOOD = dict(config.defaults(), ranks=4, helpers=2, skill="scan", lock=KEPT, timed=True,
             interval=50, brightness=5, buzzer=False)
 BAD_VALUES = [
     ("ranks", "3"), ("ranks", 3.0), ("ranks", True), ("ranks", -1), ("ranks", 10),
@@ -300,7 +302,7 @@ BAD_VALUES = [
     ("needed", 0), ("interval", 29), ("interval", 61), ("brightness", 0), ("brightness", 4.5),
     ("referee", 1), ("timed", "true"), ("buzzer", None), ("buzzer", 0),
     ("skill", "cooking"), ("skill", "Surgery"), ("skill", "scanning"), ("skill", 3), ("skill", None),
-    ("skill", ["scan"]), ("lock", "RHR"), ("lock", "RHRHR"), ("lock", "RHXZ"), ("lock", "rhrh"),
+    ("skill", ["scan"]), ("lock", "RHR"), ("lock", "RHRHRHRHR"), ("lock", "RHXZ"), ("lock", "rhrh"),
     ("lock", 1234), ("lock", ["R", "H", "R", "H"]), ("lock", ""), ("lock", {"R": 1}),
 ]
 
@@ -326,9 +328,9 @@ def test_several_bad_fields_and_nan():
 
 
 def test_unknown_keys_are_ignored_and_missing_keys_default_quietly():
-    fs = FakeFlash({SETTINGS: b'{"ranks": 4, "colour": "pink", "lock": "DDSS"}'})
+    fs = FakeFlash({SETTINGS: b'{"ranks": 4, "colour": "pink", "lock": "%s"}' % KEPT.encode()})
     settings, notice = Store(fs=fs).load_settings()
-    assert settings == dict(config.defaults(), ranks=4, lock="DDSS") and notice is None
+    assert settings == dict(config.defaults(), ranks=4, lock=KEPT) and notice is None
     assert damage_records(fs, SETTINGS) == []
 
 
@@ -653,7 +655,7 @@ os.mkdir("/st")
 s = Store(root="/st/", log_limit=600)
 R["fresh"] = [s.load_settings()[0] == config.defaults(), s.load_settings()[1], s.load_action()]
 s.log_limit = 6000  # room for 50 records before the first export
-good = config.defaults(); good["ranks"] = 4; good["lock"] = "SDRH"; good["timed"] = True
+good = config.defaults(); good["ranks"] = 4; good["lock"] = "4$" + "ab" * 8 + "$" + "cd" * 32; good["timed"] = True
 R["saves"] = [s.save_settings(config.defaults()), s.save_settings(good)]
 R["settings"] = Store(root="/st/").load_settings()
 R["settings_ok"] = R["settings"][0] == good
