@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
 from conftest import FIRMWARE
-from carddraw import config, controller, referee
+from carddraw import config, controller, lockcode, referee
 from carddraw.action import ACTIVE, REFEREE
 from carddraw.controller import Controller, ON_DEMAND
 from carddraw.deck import COLOURS
@@ -117,16 +117,17 @@ def test_the_menu_follows_the_rules_in_any_state(colours, presses, present, redr
 
 def test_the_lock_opens_only_with_the_code_and_never_logs_it():
     c = device()
-    lock = referee.Lock(c)
-    assert lock.presses == 4 and not lock.complete("RHR") and lock.complete("RHRH")
-    assert lock.opens(config.DEFAULT_LOCK) and not lock.opens("SSSS")
+    assert lockcode.presses(c) == 4 and lockcode.matches(config.DEFAULT_LOCK, "RHRH")
+    assert not lockcode.matches(config.DEFAULT_LOCK, "SSSS")
     assert keys(c, "lS S S S S").screen == "message" and "Wrong" in c.view().lines[0]
     keys(c, "D lS R H R H")
     assert c.view().screen == "refmenu"
-    lock.keep("DDSS")
-    assert c.settings["lock"] == "DDSS" and c.take_log()[-1] == {
+    c.take_log()
+    assert lockcode.keep(c, "DDSS") is None
+    assert "DDSS" not in c.settings["lock"] and c.take_log()[-1] == {
         "ev": "settings", "ms": 0, "lock": "changed"}
-    assert not lock.opens(config.DEFAULT_LOCK) and lock.opens("DDSS")
+    assert not lockcode.matches(c.settings["lock"], "RHRH")
+    assert lockcode.matches(c.settings["lock"], "DDSS")
 
 
 def test_a_new_code_is_entered_shown_and_kept():
@@ -135,11 +136,11 @@ def test_a_new_code_is_entered_shown_and_kept():
     while not any(x.startswith(">Change code") for x in c.view().lines):
         c.press("HELP", 0)
     keys(c, "D S D S")
-    assert "    S D S _" in c.view().lines and "D:save S:cancel" not in c.view().lines
+    assert "S D S" in c.view().lines[3] and "hold D: save" not in c.view().lines
     keys(c, "D")
-    assert "D:save S:cancel" in c.view().lines
-    keys(c, "D")
-    assert c.settings["lock"] == "SDSD" and c.view().lines[0] == "Code saved"
+    assert "hold D: save" in c.view().lines
+    keys(c, "lD")
+    assert lockcode.matches(c.settings["lock"], "SDSD") and c.view().lines[0] == "Code saved"
     assert "SDSD" not in repr(c.take_log())
 
 

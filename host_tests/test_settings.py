@@ -9,10 +9,12 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 from conftest import FIRMWARE, run_in_vm
 from carddraw import config
 from carddraw.controller import Controller
-from carddraw.settings import NAMES, OPTIONS, action_from, check, label, lock_ok, step
+from carddraw import lockcode
+from carddraw.settings import NAMES, OPTIONS, action_from, check, code_ok, label, lock_ok, step
 from carddraw.store import Store
 from fakeflash import FakeFlash
 
+KEPT = "5$" + "0f" * 8 + "$" + "e1" * 32   # a referee code as settings keep it
 FAST = hsettings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 values = st.one_of(
@@ -40,9 +42,9 @@ def test_controller_and_store_read_settings_the_same_way(data):
 
 
 def test_check_keeps_valid_fields_and_names_the_bad_ones():
-    fixed, bad = check({"ranks": 4, "helpers": "2", "timed": 1, "skill": "scan", "lock": "SDRH",
-                        "interval": 29, "colour": "pink"})
-    assert fixed == dict(config.defaults(), ranks=4, skill="scan", lock="SDRH")
+    fixed, bad = check({"ranks": 4, "helpers": "2", "timed": 1, "skill": "scan", "lock": KEPT,
+                        "interval": 29, "colour": "pink", "lock_fails": 4})
+    assert fixed == dict(config.defaults(), ranks=4, skill="scan", lock=KEPT, lock_fails=4)
     assert bad == ["helpers", "interval", "timed"]
 
 
@@ -59,10 +61,17 @@ def test_anything_but_a_dict_keeps_nothing():
         assert check(data) == (config.defaults(), list(NAMES))
 
 
-def test_the_lock_is_four_presses_of_the_button_initials():
-    assert lock_ok("RHRH") and lock_ok("SDSD") and lock_ok(config.DEFAULT_LOCK)
-    for code in ("RHR", "RHRHR", "rhrh", "RHX1", 1234, None, ["R", "H", "R", "H"]):
-        assert not lock_ok(code)
+def test_the_lock_is_kept_hashed_and_a_plain_code_is_hashed_on_the_way_in():
+    """A code is 4 to 8 presses of the button initials; settings keep only its salted hash
+    (test_lockout.py has the rest)."""
+    assert lock_ok(KEPT) and lock_ok(config.DEFAULT_LOCK)
+    for code in ("RHRH", "SDSD", "RHRHR", "RHRHRHRH"):
+        assert code_ok(code) and not lock_ok(code)
+        fixed, bad = check({"lock": code})
+        assert bad == ["lock"] and lockcode.matches(fixed["lock"], code)
+    for code in ("RHR", "RHRHRHRHR", "rhrh", "RHX1", 1234, None, ["R", "H", "R", "H"]):
+        assert not lock_ok(code) and not code_ok(code)
+        assert check({"lock": code}) == (config.defaults(), ["lock"])
 
 
 def test_every_option_has_a_label_and_a_step():
