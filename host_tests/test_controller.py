@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from carddraw import config, saved
+from carddraw import config, lockcode, saved
 from carddraw.action import Action
 from carddraw.controller import (Controller, View, words, wrap, deck_line,
                                  odds_line, pct)
@@ -605,9 +605,9 @@ def test_lock_wrong_code_says_so_and_returns():
     c = dev()
     keys(c, "D")
     v = keys(c, "lS")
-    assert v.screen == "lock" and "    _ _ _ _" in v.lines
+    assert v.screen == "lock" and "" == v.lines[4].strip()
     v = keys(c, "R H")
-    assert "    * * _ _" in v.lines           # the code is never shown
+    assert "* *" == v.lines[4].strip()        # the code is never shown, nor its length
     v = keys(c, "D S")
     assert v.screen == "message" and v.lines[0] == "Wrong code"
     assert keys(c, "R").screen == "active"
@@ -645,13 +645,13 @@ def test_lock_code_change():
     v = referee(c, "Change code")
     assert v.screen == "newcode"
     v = keys(c, "D S D")
-    assert "    D S D _" in v.lines           # the referee sees the new code as it goes in
+    assert "D S D" == v.lines[3].strip()      # the referee sees the new code as it goes in
     v = keys(c, "S")
-    assert "D:save S:cancel" in v.lines
+    assert "hold D: save" in v.lines
     c.take_log()
     ver = c.settings_version
-    v = keys(c, "D")
-    assert v.screen == "message" and c.settings["lock"] == "DSDS"
+    v = keys(c, "lD")
+    assert v.screen == "message" and lockcode.matches(c.settings["lock"], "DSDS")
     assert c.settings_version == ver + 1
     log = c.take_log()
     assert log == [{"ev": "settings", "ms": 0, "lock": "changed"}]   # never the code
@@ -669,10 +669,10 @@ def test_lock_code_change():
 def test_code_change_can_be_cancelled_and_restarted():
     c = dev()
     referee(c, "Change code")
-    keys(c, "R R R R R")                      # 5th: RANK after four starts over
-    assert "    _ _ _ _" in c.view().lines
-    keys(c, "H H H H S")
-    assert c.view().screen == "refmenu" and c.settings["lock"] == "RHRH"
+    keys(c, "R R R R R lR")                   # hold RANK starts over
+    assert c.view().lines[3].strip() == "" and c.code == ""
+    keys(c, "H H H H lS")                     # hold STOP cancels
+    assert c.view().screen != "newcode" and c.settings["lock"] == config.DEFAULT_LOCK
 
 
 def test_undo_the_last_draw_through_the_lock():
@@ -741,7 +741,7 @@ def test_a_player_without_the_code_reaches_no_referee_function():
             for rec in c.take_log():
                 assert rec["ev"] not in ("error", "referee", "adjust", "helper_leaves", "undo")
                 json.dumps(rec)
-            assert c.settings["lock"] == "SSSS"
+            assert lockcode.matches(c.settings["lock"], "SSSS")
     assert {"setup", "options", "active", "card", "referee", "success", "lock",
             "message", "failed"} <= seen
 
@@ -958,7 +958,7 @@ def test_fuzz_controller_invariants(events, seed, setup):
             t += arg
             c.tick(t)
         elif kind == "code":
-            keys(c, "lS " + " ".join(c.settings["lock"]), t)
+            keys(c, "lS R H R H", t)                 # the default code (config.DEFAULT_LOCK)
         else:
             state = json.loads(json.dumps(c.resume_state()))
             screen = c.view().screen
