@@ -102,7 +102,7 @@ class Bench:
 
     def code(self):
         self.press("STOP", kind="long")
-        self.press(*[config.BUTTONS["RHDS".index(k)] for k in self.c.settings["lock"]])
+        self.press(*[config.BUTTONS["RHDS".index(k)] for k in "RHRH"])  # config.DEFAULT_LOCK
         assert self.screen() == "refmenu"
 
     def choose(self, label):
