@@ -297,6 +297,7 @@ class Controller:
         self.editing = False    # a menu row's value is being changed
         self.code = ""          # the presses entered on the lock or the new-code screen
         self.lock_until = None  # when the wait after wrong codes ends (lockcode.py)
+        self.boot_ms = now_ms   # ... which, for wrong codes counted before a boot, is from here
         self.idle = 0           # the last press
         self.msg = None         # (title, lines, screen to return to)
         self.since = now_ms     # when the screen on show came (goto)

@@ -14,7 +14,7 @@
 # ({"ev": "lock", "result": ..., "fails": N}, never the code). The count is a setting
 # ("lock_fails"), saved with the settings, so a power cut keeps it. The Pico has no clock
 # across a power cut: after a boot with a wait due (3 or more wrong tries counted), the wait
-# starts again in full when the lock is first used. The right code, accepted, resets the count.
+# starts again in full from the boot. The right code, accepted, resets the count.
 from hashlib import sha256
 
 from carddraw import settings as known
@@ -65,12 +65,12 @@ def wait_for(fails):
 
 def wait_ms(ctl):
     """Milliseconds left of the wait, 0 when none. ctl.lock_until is when it ends, in the
-    controller's clock; None after a boot, when a wait due starts again in full."""
+    controller's clock; None after a boot, when a wait due starts again in full from it."""
     wait = wait_for(ctl.settings["lock_fails"])
     if not wait:
         return 0
     if ctl.lock_until is None:
-        ctl.lock_until = ctl.now + wait
+        ctl.lock_until = ctl.boot_ms + wait
     return max(0, ctl.lock_until - ctl.now)
 
 
@@ -100,7 +100,7 @@ def attempt(ctl, entered):
         return None
     fails = min(fails + 1, known.LOCK_FAILS_MAX)
     ctl.change("lock_fails", fails)
-    ctl.lock_until = None
+    ctl.lock_until = ctl.now + wait_for(fails)
     ctl.record("lock", result="wrong", fails=fails)
     left = wait_ms(ctl)
     if left:
