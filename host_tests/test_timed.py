@@ -184,6 +184,18 @@ def test_R21_the_referee_menu_with_the_code_holds_the_draw_then_a_full_warning()
     assert c.action.draws == 1
 
 
+def test_R21_a_referee_menu_left_open_holds_the_draw_only_until_it_closes_itself():
+    c = dev("yellow", timed=True, interval=30, needed=3)
+    keys(c, "D", 0)
+    referee_menu(c, 20000)                        # the last press at 20 s
+    ticks(c, 20000, 50000, 1000)
+    assert c.view().screen == "refmenu" and c.action.draws == 0
+    ticks(c, 51000, 55000, 1000)                  # 30 s untouched: the menu closes at 51 s
+    assert c.view().screen == "active" and c.action.draws == 0 and c.view().blink
+    c.tick(56000)
+    assert c.action.draws == 1
+
+
 # -- switching off ---------------------------------------------------------------------------
 def test_R21_after_a_power_cut_the_warning_starts_at_once():
     c = dev("yellow", timed=True, interval=30, needed=3)
