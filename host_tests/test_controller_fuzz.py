@@ -39,7 +39,7 @@ from hypothesis import HealthCheck, settings as hsettings, strategies as st  # n
 from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, rule,  # noqa: E402
                                  run_state_machine_as_test)
 
-from carddraw import config, saved  # noqa: E402
+from carddraw import config, lockcode, saved  # noqa: E402
 from carddraw.controller import (Controller, SCREENS, LOCKED, HELD, IDLE_MS, MSG_MS,  # noqa: E402
                                  WARN_MS)
 from carddraw.settings import check  # noqa: E402
@@ -47,7 +47,7 @@ from carddraw.deck import COLOURS  # noqa: E402
 
 BUTTONS = config.BUTTONS
 KEY = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
-CODES = st.text(alphabet="RHDS", min_size=4, max_size=4)
+CODES = st.text(alphabet="RHDS", min_size=4, max_size=8)  # settings keep them hashed
 SETUP = st.fixed_dictionaries({
     "skill": st.sampled_from(config.SKILLS), "ranks": st.integers(0, 9),
     "helpers": st.integers(0, 9), "bonus": st.integers(0, 3), "green": st.integers(0, 3),
@@ -81,6 +81,7 @@ class ControllerMachine(RuleBasedStateMachine):
         FUZZ["runs"] += 1
         self.rng = random.Random(seed)
         self.c = Controller(settings=setup, rng=self.rng, now_ms=0)
+        self.code = setup["lock"]  # the plain code: the settings hold only its hash
         self.t = 0
         self.draws = 0            # draws of the current action, counted from the log
         self.last = None          # the last card drawn (or redrawn) in the current action
@@ -143,13 +144,16 @@ class ControllerMachine(RuleBasedStateMachine):
     @rule()
     def right_code(self):
         FUZZ["right codes"] += 1
+        left = lockcode.wait_ms(self.c)
+        if left:  # the referee waits out the lockout after wrong codes
+            self.event("tick", left)
         self.event("long", "STOP")
-        for k in self.c.settings["lock"]:
+        for k in self.code:
             self.event("press", KEY[k])
 
     @rule(code=CODES)
     def wrong_code(self, code):
-        if code == self.c.settings["lock"]:
+        if code == self.code:
             return
         FUZZ["wrong codes"] += 1
         self.event("long", "STOP")
@@ -322,7 +326,7 @@ def test_a_referee_decision_taken_on_the_card_screen_clears_the_black_card(decis
     c.press("DRAW", 0)
     assert c.view().screen == "card" and c.view().led == "black" and c.action.state == "referee"
     c.long("STOP", 0)
-    for k in c.settings["lock"]:
+    for k in "RHRH":  # the default code
         c.press(KEY[k], 0)
     while not any(x.startswith(">" + decision) for x in c.view().lines):
         c.press("HELP", 0)
@@ -403,6 +407,7 @@ def state_key(c):
             clip(c.due - c.now, -1, 61000) if c.settings["timed"] and c.due is not None else None,
             clip(c.now - c.idle, 0, IDLE_MS + 1) if locked else None,
             clip(c.fin_end - c.now, -1, 60001) if s == "finishing" else None,
+            clip(lock_until(c) - c.now, -1, lockcode.MAX_WAIT_MS + 1),
             freeze(c.before) if s == "options" else None)
 
 
@@ -424,10 +429,24 @@ def may_draw(c, kind, arg):
         or (c.screen == "card" and arg == "HELP" and a.pending is not None))
 
 
+def lock_until(c):
+    """When the lockout after wrong codes ends (lockcode.wait_ms's answer, without setting
+    c.lock_until): a lockout due at boot runs from the boot."""
+    if c.lock_until is not None:
+        return c.lock_until
+    return c.boot_ms + lockcode.wait_for(c.settings["lock_fails"])
+
+
+def waiting(c):
+    return bool(lockcode.wait_for(c.settings["lock_fails"])) and lock_until(c) > c.now
+
+
 def forms_code(c, kind, arg):
-    """The press that would complete the referee code on the lock screen: never made."""
-    return (c.screen == "lock" and kind == "press" and len(c.code) == 3
-            and c.code + arg[0] == c.settings["lock"])
+    """The press that would complete the referee code on the lock screen: never made -- but
+    during a lockout, when the code must be refused unchecked, the search makes it too."""
+    return (c.screen == "lock" and kind == "press" and not waiting(c)
+            and len(c.code) + 1 == lockcode.presses(c)
+            and lockcode.matches(c.settings["lock"], c.code + arg[0]))
 
 
 def step(c, kind, arg, colour):
@@ -462,6 +481,20 @@ def violations(before, after, kind, log):
             bad.append("error %s" % r)
     if after.settings["lock"] != before.settings["lock"]:
         bad.append("lock code changed")
+    if after.screen == "refmenu" and before.screen == "lock" and waiting(before):
+        bad.append("code taken during the lockout")
+    fails = after.settings["lock_fails"] - before.settings["lock_fails"]
+    if fails < 0 and after.screen != "refmenu":
+        bad.append("wrong tries forgotten")                        # only the code resets them
+    tries = [r for r in log if r["ev"] == "lock"]
+    if fails > 0 and [r["result"] for r in tries] != ["wrong"] * fails:
+        bad.append("wrong try not logged")
+    if (before.screen == "lock" and waiting(before) and kind == "press"
+            and len(before.code) + 1 == lockcode.presses(before)
+            and [r["result"] for r in tries] != ["refused"]):
+        bad.append("refused try not logged")
+    if any(set(r) != {"ev", "ms", "result", "fails"} for r in tries):
+        bad.append("a try logged with more than its result")
     a, b = before.action, after.action
     if kind == "power":
         if after.resume_state() != json.loads(json.dumps(before.resume_state())):
@@ -554,6 +587,10 @@ LOCK_CASES = [  # (name, settings, depth in `make test`)
     ("referee, two blacks, no redraws, timed 30 s, code DDSS",
      dict(referee=True, black=2, redraws=0, timed=True, interval=30, helpers=2, lock="DDSS"), 5),
     ("no referee, a black, code SRDH", dict(referee=False, black=1, redraws=2, lock="SRDH"), 5),
+    ("referee, a black, 2 wrong tries already (the next starts a lockout)",
+     dict(referee=True, black=1, redraws=0, lock_fails=2), 7),
+    ("referee, a black, a lockout due at boot, code RHDSRHDS",
+     dict(referee=True, black=1, redraws=1, lock_fails=3, lock="RHDSRHDS"), 6),
 ]
 
 
@@ -586,3 +623,19 @@ def test_the_lock_search_finds_the_referee_functions_with_the_code():
     kinds = set(b.split(" ")[0] + " " + b.split(" ")[1] for bad, _ in found for b in bad)
     assert "referee screen" in kinds and "referee function" in kinds, kinds
     assert any("black passed" in b for bad, _ in found for b in bad)
+
+
+def test_during_a_lockout_even_the_code_is_refused():
+    """The search allowed to enter the code, from a lockout due at boot (3 wrong tries counted,
+    30 s): it reaches the referee menu only on paths that let the wait run out first (a
+    clock jump of 31 or 61 s), never while it runs -- the code entered then is refused and
+    logged as refused."""
+    settings = dict(config.defaults(), referee=True, black=1, redraws=0, lock_fails=3)
+    stats, found, seen = explore(settings, 7, cap=40000, code_known=True)
+    problems = [b for bad, _ in found for b in bad]
+    assert "referee screen refmenu" in problems                  # the search gets there ...
+    assert not [b for b in problems if "lockout" in b or "logged" in b or "forgotten" in b]
+    for bad, path in found:
+        if "referee screen refmenu" in bad:                      # ... only after the wait
+            assert any(ev[0] == "tick" and ev[1] > 30000 for ev in unroll(path)), unroll(path)
+    assert any(k[0] == "message" and "Locked" in " ".join(k[9][1]) for k in seen)
