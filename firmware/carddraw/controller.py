@@ -67,8 +67,10 @@ Screens and their buttons (view.screen in brackets):
   Summary [summary]    successes, complications, outcome (success or stopped; a stop with
                        the no-retry-today reminder, R16). DRAW: set-up.
   Failed [failed]      the catastrophe (R14). DRAW: set-up.
-  Referee lock [lock]  four presses of R/H/D/S (default config.DEFAULT_LOCK). A wrong code
-                       says so and goes back. Hold STOP: cancel. 30 s idle: cancel.
+  Referee lock [lock]  the code's 4 to 8 presses of R/H/D/S (default R H R H), checked by
+                       lockcode.py. A wrong code says so and goes back; after 3 wrong, a
+                       growing wait, counted down, when no code is taken. Hold STOP:
+                       cancel. 30 s idle: cancel.
   Referee [refmenu]    black: go on / black: fail (R14), helper leaves (R18), adjust deck
                        (R19), undo last draw (while the action runs), end action,
                        change code, freeze / unfreeze task (at set-up: the task's
@@ -76,7 +78,8 @@ Screens and their buttons (view.screen in brackets):
                        30 s idle leaves, so a player cannot pick up an open menu.
   Adjust deck [adjust] pick a colour with DRAW, then RANK removes one card, HELP adds one
                        (R8 settles). STOP: back to the referee menu.
-  New code [newcode]   four presses, then DRAW saves, STOP cancels, RANK/HELP start over.
+  New code [newcode]   4 to 8 presses, then hold DRAW saves, hold RANK starts over, hold STOP
+                       cancels.
   Message [message]    a refusal or a note (e.g. R22 empty deck). Any button, or 10 s
                        (MSG_MS): back.
 
@@ -98,6 +101,7 @@ Log records (take_log), each {"ev": ..., "ms": now_ms, ...}:
            while the action runs ("draws" and "state" after it)
   settings the options changed (name: value), a difficulty preset (the four colours),
            "frozen": true/false (the referee menu), or "lock": "changed" (never the code)
+  lock     a wrong or refused code: "result" ("wrong", "refused"), "fails" (never the code)
   seed, chain, error ("msg": a bug caught and shown instead of crashing)
 """
 from carddraw import config, settings as known

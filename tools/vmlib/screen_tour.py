@@ -42,7 +42,7 @@ def tour(canvas, snap, battery):
     k("lS R H D S D")                          # lock, wrong code, back
     k("lS R H R H D")                          # referee: black, go on
     k("S S")                                   # stop? no
-    k("lS R H R H H D D H D S H H H H D R H D S S S")     # adjust, new code, leave
+    k("lS R H R H H D D H D S H H H H D R H D S lS")      # adjust, new code, leave
     k("D D D D H R D")                         # green, green: success, finish
     tick(90000)                                # summary
     k("D D S D")                               # set-up, active, stop?, a stop's finishing
