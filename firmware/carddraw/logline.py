@@ -35,15 +35,6 @@ def line_hash(text):
     return None
 
 
-def segment_seq(name):
-    """The seq of a segment's first record from its file name, or None for another file."""
-    if name.startswith("log.") and name.endswith(".jsonl"):
-        digits = name[4:-6]
-        if len(digits) >= 6 and all("0" <= c <= "9" for c in digits):
-            return int(digits)
-    return None
-
-
 def older(name):
     """Older firmware's rotated log name: log.jsonl -> log.1.jsonl (migrated to segments)."""
     i = name.rfind(".")

@@ -10,7 +10,7 @@
 import json
 
 from carddraw import config, settings as known_settings
-from carddraw.logline import LINE_MAX, SEGMENT, line_hash, older, segment_seq
+from carddraw.logline import LINE_MAX, SEGMENT, line_hash, older
 
 SETTINGS_MAX = 4096  # bytes read at most from the settings file
 ACTION_MAX = 8192    # ... and from the action state
@@ -81,6 +81,15 @@ def action_lost(store, why):
         return False
     store.log({"ev": "end", "outcome": "lost", "why": "action file " + why})
     return True
+
+
+def segment_seq(name):
+    """The seq of a segment's first record from its file name, or None for another file."""
+    if name.startswith("log.") and name.endswith(".jsonl"):
+        digits = name[4:-6]
+        if len(digits) >= 6 and all("0" <= c <= "9" for c in digits):
+            return int(digits)
+    return None
 
 
 # -- opening the log ---------------------------------------------------------------------------
