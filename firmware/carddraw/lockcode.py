@@ -25,14 +25,7 @@ MAX_WAIT_MS = 8 * 3600 * 1000    # the longest wait, 8 h
 BAD_CODE = "A code is 4 to 8 presses of R H D S"
 
 
-def digest(salt, code):
-    """sha256(salt + "$" + code) as 64 hex digits (MicroPython's hashlib has no hexdigest)."""
-    return "%02x" * 32 % tuple(sha256((salt + "$" + code).encode()).digest())
-
-
-def hashed(code, salt):
-    """The code as settings keep it."""
-    return "%d$%s$%s" % (len(code), salt, digest(salt, code))
+hashed = known.hashed  # the code as settings keep it, "N$salt$hash" (settings.lock_ok)
 
 
 def split(lock):
@@ -42,8 +35,8 @@ def split(lock):
 
 
 def matches(lock, entered):
-    presses, salt, kept = split(lock)
-    return len(entered) == presses and digest(salt, entered) == kept
+    """Whether `entered` is the code kept as `lock`."""
+    return split(lock)[0] == len(entered) and hashed(entered, split(lock)[1]) == lock
 
 
 def presses(ctl):

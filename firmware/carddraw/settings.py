@@ -50,6 +50,14 @@ def lock_ok(lock):
             and all(c in _HEX for c in parts[1] + parts[2]))
 
 
+def hashed(code, salt):
+    """The code as settings keep it: "N$salt$hash", the hash sha256(salt + "$" + code) in hex
+    (MicroPython's hashlib has no hexdigest). lockcode.py checks and keeps codes with it."""
+    from hashlib import sha256  # only when a code is checked or kept: not in the boot heap
+    digest = sha256((salt + "$" + code).encode()).digest()
+    return "%d$%s$" % (len(code), salt) + "%02x" * 32 % tuple(digest)
+
+
 def valid(name, value, default):
     """Whether `value` may stand for the setting `name` (whose default is `default`)."""
     if name in config.NUMBERS:
@@ -87,8 +95,7 @@ def check(data):
         settings["ranks"] = 1  # R3: only a scanner works at rank 0
         bad = [name for name in NAMES if name in bad or name == "ranks"]
     if code_ok(settings["lock"]):  # older firmware kept the code itself: keep it, hashed
-        from carddraw import lockcode
-        settings["lock"] = lockcode.hashed(settings["lock"], config.LOCK_SALT)
+        settings["lock"] = hashed(settings["lock"], config.LOCK_SALT)
         bad = [name for name in NAMES if name in bad or name == "lock"]  # so it is rewritten
     return settings, bad
 
