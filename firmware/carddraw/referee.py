@@ -15,6 +15,7 @@
 #                        cancel.
 from carddraw import lockcode, settings as known
 from carddraw.action import ACTIVE, FAILED, REFEREE
+from carddraw.config import COLS
 from carddraw.controller import CNAMES, deck_line, menu_lines
 from carddraw.deck import COLOURS
 
@@ -27,7 +28,7 @@ def shown_code(entered, hidden):
     """The code as entered so far, centred: a * for each press (how many presses the code
     takes stays unsaid), or on the new-code screen the presses themselves."""
     marks = " ".join("*" * len(entered) if hidden else entered)
-    return " " * ((16 - len(marks)) // 2) + marks
+    return " " * ((COLS - len(marks)) // 2) + marks
 
 
 # -- the lock (lockcode.py checks the code, counts wrong tries and runs the wait) ---------------
@@ -42,8 +43,8 @@ def press_lock(ctl, button):
         if said is None:
             ctl.cur = 0
             ctl.goto("refmenu")
-        else:
-            ctl.say("Wrong code", said, ctl.back)
+        else:  # wrong, or refused unchecked during a wait
+            ctl.say("Referee lock" if said[0] == "L" else "Wrong code", said, ctl.back)
 
 
 def lock_lines(ctl):
