@@ -1,5 +1,18 @@
 # Runs at power-on. Everything lives in carddraw/ (compiled to .mpy by make deploy); this file
 # stays source because MicroPython only runs main.py.
-from carddraw import app
+# The bench protocol's `maint` (referee code only) leaves the one-shot flag maint.flag
+# (protocol.MAINT_FLAG) and resets: removed first, so the next reset is a normal boot; then
+# neither the app nor the watchdog starts, and the REPL is mpremote's.
+import os
 
-app.main()
+try:
+    os.remove("maint.flag")
+    maint = True
+except OSError:  # no flag: a normal boot
+    maint = False
+if maint:
+    print("carddraw: maintenance, app and watchdog off until reset")
+else:
+    from carddraw import app
+
+    app.main()

@@ -318,7 +318,7 @@ def test_run_turns_the_interrupt_key_off_and_maint_turns_it_on_with_a_message(kb
     b.run(100)
     c = b.app.controller
     assert c.view().screen == "message" and c.view().lines[:3] == ["Maintenance", "USB open until",
-                                                                   "lock or restart"]
+                                                                   "next restart"]
     assert [r["mode"] for r in b.records() if r["ev"] == "bench"] == ["on", "maint"]
     b.button("DRAW")                 # any key: back to where it was
     assert c.view().screen == "setup"
@@ -364,7 +364,7 @@ def test_bench_mode_runs_in_the_micropython_vm():
     assert r["unlock"] == {"ok": "unlock", "minutes": 10}
     assert r["seed"] == {"ok": "seed", "seed": 5} and r["draws"]["ok"] == "draws"
     assert r["maint"] == {"ok": "maint", "usb": "open"}
-    assert r["screen"] == ["Maintenan SEED", "USB open until", "lock or restart"]  # seeded
+    assert r["screen"] == ["Maintenan SEED", "USB open until", "next restart"]  # seeded
     assert r["title"] == "Set-up    SEED"
     assert r["lock"] == {"ok": "lock"} and r["after"] == {"error": REFUSED % "seed"}
     assert r["timeout"] == {"error": REFUSED % "test draws"}

@@ -13,9 +13,11 @@ Stale carddraw/*.py files are removed first, since MicroPython imports a .py bef
 
 While the carddraw app runs, the interrupt key (Ctrl-C) is off, so mpremote cannot stop it:
 --code CODE (the referee code, letters R H D S) first sends `unlock CODE` and `maint` on the
-app's console, which turn it back on ("Maintenance: USB open" on the screen, and in the log);
-then mpremote stops the app and copies. A wrong code counts toward the lock's wait, as on the
-buttons. A board with a fresh MicroPython (no app yet) needs no code. A forgotten code: hold
+app's console: the board says "Maintenance" on screen, logs it and restarts with neither the
+app nor the watchdog running (a one-shot maintenance boot). deploy waits for its serial port
+to come back, then mpremote copies and resets the board, and the app runs again. A board
+left in maintenance (a deploy cut short) runs the app again at its next reset or power-on.
+A wrong code counts toward the lock's wait, as on the buttons. A board with a fresh MicroPython (no app yet) needs no code. A forgotten code: hold
 BOOTSEL while plugging in, copy a fresh MicroPython .uf2, then deploy (settings and log go).
 
 --romfs puts the compiled package in the board's ROMFS partition (MicroPython 1.25 and later,
@@ -28,6 +30,7 @@ import argparse
 import os
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -35,6 +38,10 @@ sys.path.insert(0, HERE)
 
 PICO_VID, PICO_PID = 0x2E8A, 0x0005  # MicroPython on an RP2040
 NO_BOARD = "no board found: connect the Pico running MicroPython by USB"
+GONE_S = 5.0     # after `maint` the board's port goes away within this (the reset is 0.2 s on)
+BACK_S = 20.0    # ... and comes back within this (a Pico enumerates in about a second)
+POLL_S = 0.05
+SETTLE_S = 0.5   # a port just back: the system may still be setting its permissions
 
 # run on the board before copying: make carddraw/ and clear old code (not data files)
 PREPARE = ("import os\n"
@@ -134,6 +141,43 @@ def open_maintenance(port, code, link=None):
     return None
 
 
+def port_present(port, ports=None):
+    """Whether `port` is there: listed by pyserial, or a path that exists (a by-id link)."""
+    if ports is None:
+        from serial.tools import list_ports
+        ports = list_ports.comports()
+    return port in [p.device for p in ports] or os.path.exists(port)
+
+
+def wait_for_restart(port, look=None, clock=time.monotonic, sleep=time.sleep):
+    """After `maint` the board resets into its maintenance boot: wait for its port to go
+    away, then to come back. look() -> the port now, or None (default: `port` if present).
+    -> (port, None), or (None, why) in one line."""
+    look = look or (lambda: port if port_present(port) else None)
+    for gone, limit in ((True, GONE_S), (False, BACK_S)):
+        end = clock() + limit
+        while (look() is None) != gone:
+            if clock() >= end:
+                return None, ("the board did not restart within %g s of `maint` on %s"
+                              % (limit, port) if gone else
+                              "the board's port did not come back within %g s of its restart "
+                              "(mpremote connect list shows the ports)" % limit)
+            sleep(POLL_S)
+    sleep(SETTLE_S)
+    return look(), None
+
+
+def maintenance_boot(port, code, found=False):
+    """`unlock CODE`, `maint`, then the wait for the board's restart. found: the port was
+    found by USB id, so it is found that way again (the system may name it anew).
+    -> (port, None), or (None, why)."""
+    why = open_maintenance(port, code)
+    if why:
+        return None, why
+    print("maintenance: %s restarts with the app and watchdog off" % port)
+    return wait_for_restart(port, (lambda: pick_port()) if found else None)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="deploy", description=__doc__.split("\n\n")[0],
                                 formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -162,25 +206,27 @@ def main(argv=None):
         import build_mpy
         folder = os.path.join(build, "mpy")
         build_mpy.build(folder)
-    cmd = romfs_plan(port, folder, build) if args.romfs else plan(port, folder)
     if args.dry_run:
         if args.code:
-            print("on %s: unlock %s, then maint" % (port, args.code))
+            print("on %s: unlock %s, then maint; wait for the maintenance boot" % (port, args.code))
+        cmd = romfs_plan(port, folder, build) if args.romfs else plan(port, folder)
         print(" ".join(repr(c) if "\n" in c else c for c in cmd))
         return 0
     if args.code:
-        why = open_maintenance(port, args.code)
+        port, why = maintenance_boot(port, args.code, found=args.port is None)
         if why:
             sys.stderr.write(why + "\n")
             return 2
-        print("maintenance mode: the app lets mpremote stop it")
+    cmd = romfs_plan(port, folder, build) if args.romfs else plan(port, folder)
     print("deploying %s to %s" % ("source" if args.source else ".mpy", port))
     done = subprocess.run(cmd)
     if done.returncode != 0:
         sys.stderr.write("deploy failed (mpremote exit %d): is the Pico running MicroPython, "
-                         "and is no other program (a serial terminal, Thonny) using %s?%s\n"
+                         "and is no other program (a serial terminal, Thonny) using %s?%s%s\n"
                          % (done.returncode, port, " With --romfs the firmware needs a ROMFS "
-                            "partition: `mpremote romfs query` shows it." if args.romfs else ""))
+                            "partition: `mpremote romfs query` shows it." if args.romfs else "",
+                            " The board stays in maintenance until reset: deploy again "
+                            "without --code." if args.code else ""))
         return 2
     print("done: the Pico has restarted with the new firmware")
     return 0

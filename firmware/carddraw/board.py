@@ -284,3 +284,8 @@ class Board:
             raise ValueError("watchdog timeout must be 1-%d ms, not %r" % (WDT_MAX_MS, timeout_ms))
         self.wdt = WDT(timeout=timeout_ms)
         return self.wdt
+
+    def reset(self):
+        """Restart the board as at power-on (the bench protocol's `maint`); never returns."""
+        import machine
+        machine.reset()

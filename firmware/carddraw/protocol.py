@@ -38,10 +38,15 @@ CODE first"} and changes nothing until
                     the lock screen's own check: a wrong try counts toward the same wait
                     -> {"ok": "unlock", "minutes": 10}
   lock              bench mode ends -> {"ok": "lock"}
-  maint             (bench mode) the interrupt key (Ctrl-C) on, so mpremote can stop the app:
-                    said on screen and logged -> {"ok": "maint", "usb": "open"}
+  maint             (bench mode) a maintenance boot: writes the one-shot flag MAINT_FLAG,
+                    says so on screen, logs it -> {"ok": "maint", "usb": "open"}, then, once
+                    the record is on flash, RESTART_MS after the reply, resets the board
+                    (Board.reset). main.py finds the flag, removes it and starts neither the
+                    app nor the watchdog: the REPL is mpremote's until the next reset. Until
+                    the reset the interrupt key (Ctrl-C) is on as well.
 Bench mode ends on `lock`, BENCH_MS after the last console line, and at a reboot (it is only
-in RAM); its end closes the interrupt key again. Each start and end is logged ({"ev": "bench"}).
+in RAM); its end closes the interrupt key again, and a maintenance boot not yet begun is
+called off (the flag removed). Each start and end is logged ({"ev": "bench"}).
 `press`, `long`, `wait`, `show`, plain `log` and the other tests stay open.
 """
 import json
@@ -59,6 +64,8 @@ MAX_BUTTON_MS = 60000
 MAX_DRAWS = 10000
 LED_TESTS = ("green", "yellow", "red", "black", "off")
 BENCH_MS = 600_000     # bench mode ends 10 minutes after the last console line
+MAINT_FLAG = "maint.flag"  # main.py's one-shot maintenance boot (its name is spelt there too)
+RESTART_MS = 200       # maint's reply goes out over USB before the reset
 
 
 def number(arg, most=9):
@@ -133,6 +140,8 @@ def serve(app, now):
         if getattr(app, "bench", None) is not None:
             app.bench = now  # the line that held the queue ends now: the console is in use
         app.reply(app.test.timeout(app) if app.test is not None else {"ok": "wait"})
+    if getattr(app, "restart_at", None) is not None and now - app.restart_at >= 0:
+        restart(app)
     if app.wait_until is None:
         bench_on(app, now)  # its time may be up (not while a line holds the queue)
     while app.queue and app.wait_until is None:
@@ -190,6 +199,9 @@ def end_bench(app, why):
     if getattr(app, "maint", False):
         app.maint = False
         app.usb_interrupt(False)  # Ctrl-C off again: the REPL closes with bench mode
+    if getattr(app, "restart_at", None) is not None:
+        app.restart_at = None     # a maintenance boot not begun yet: called off
+        flag(app, False)
     app.controller.record("bench", mode="off", why=why)
 
 
@@ -216,17 +228,50 @@ def lock(app, cmd, args, now):
 
 
 def maint(app, cmd, args, now):
-    """The interrupt key on until bench mode ends: `make deploy` and mpremote can stop the
-    app. Said on screen (a message) and in the log."""
+    """A maintenance boot (see the module's doc): the flag, the message, the record now; the
+    reset RESTART_MS later (restart), so that `make deploy` and mpremote find the REPL open
+    and no watchdog running. The only writer of MAINT_FLAG, and only in bench mode."""
     if args:
         return {"error": "maint takes no argument"}
+    if not flag(app, True):
+        return {"error": "maint: the flash refused %s; nothing changed" % MAINT_FLAG}
     app.maint = True
     app.usb_interrupt(True)
+    app.restart_at = now + RESTART_MS
     c = app.controller
     c.record("bench", mode="maint")
-    c.say("Maintenance", "USB open until lock or restart",
+    c.say("Maintenance", "USB open until next restart",
           c.msg[2] if c.screen == "message" else c.screen, "click")
+    if app.idle:
+        app.wake()  # the display keeps this message through the reset
     return {"ok": "maint", "usb": "open"}
+
+
+def flag(app, on):
+    """Write (on) or remove the maintenance flag on the store's flash. -> True if done."""
+    store = app.store
+    try:
+        if on:
+            f = store.fs.open(store.root + MAINT_FLAG, "w")
+            f.write("maint")
+            f.close()
+        else:
+            store.fs.remove(store.root + MAINT_FLAG)
+    except OSError:
+        return False
+    return True
+
+
+def restart(app):
+    """maint's reset, at a pass after its reply: App.save wrote the record in the pass before;
+    a record still waiting for the flash holds the reset back (no record lost). On the board
+    Board.reset never returns; the simulator's counts and returns, the test shells have none."""
+    if not app.store.flush():
+        return
+    app.restart_at = None
+    reset = getattr(app.board, "reset", None)
+    if reset is not None:
+        reset()
 
 
 # -- the commands: each (app, cmd, args, now) -> reply dict, or None while it waits -------------

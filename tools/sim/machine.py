@@ -28,6 +28,7 @@ does is kept in one object, `machine.SIM`, which the simulator and tests read an
             channel 3 (VSYS / 3). 4.0 V to start with.
   WDT       SIM.wdt_timeout (None until started), SIM.wdt_fed (tick of the last feed),
             SIM.wdt_feeds, SIM.wdt_expired(now_ms=None).
+  reset     machine.reset() counts in SIM.resets (kept across SIM.reset()) and returns.
   clock     SIM.clock() gives the ticks the WDT records; a simulator running virtual
             time replaces it (SIM.clock = lambda: my_now).
 
@@ -70,6 +71,7 @@ class _Sim:
         # machine.unique_id(): the board's flash chip id, the same across resets; a test or a
         # simulated event gives each simulated device its own (8 bytes, as on the RP2040)
         self.uid = b"\xe6\x60\x58\x38\x83\x4a\x7b\x2c"
+        self.resets = 0         # machine.reset() calls, kept across SIM.reset()
         self.reset()
 
     def reset(self):
@@ -360,8 +362,11 @@ def freq(hz=None):
 
 
 def reset():
-    SIM.reset_cause = WDT_RESET
-    raise SystemExit("machine.reset()")
+    """The simulated board does not restart by itself: the reset is counted (SIM.resets) and
+    reset_cause() says so, then the call returns and the firmware carries on; a test or the
+    simulator plays the power-on that follows (SIM.reset(), a new app on the same flash)."""
+    SIM.reset_cause = WDT_RESET   # as on the RP2040, where machine.reset() uses the watchdog
+    SIM.resets += 1
 
 
 def soft_reset():
