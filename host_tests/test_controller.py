@@ -935,7 +935,7 @@ SETUP = st.fixed_dictionaries({
     "helpers": st.integers(0, 9), "black": st.integers(0, 2), "yellow": st.integers(0, 9),
     "needed": st.integers(1, 4), "auto": st.integers(0, 3), "redraws": st.integers(0, 2),
     "referee": st.booleans(), "timed": st.booleans(), "interval": st.sampled_from((30, 45))})
-TRANSIENT = ("options", "confirm", "lock", "refmenu", "adjust", "newcode", "message")
+TRANSIENT = ("options", "task", "confirm", "lock", "refmenu", "adjust", "newcode", "message")
 
 
 @hsettings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", 150)), deadline=None)

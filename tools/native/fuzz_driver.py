@@ -13,7 +13,7 @@ from carddraw.controller import Controller
 from carddraw.rng import Rng
 
 NAME = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
-TRANSIENT = ("options", "confirm", "lock", "refmenu", "adjust", "newcode", "message")
+TRANSIENT = ("options", "task", "confirm", "lock", "refmenu", "adjust", "newcode", "message")
 BUTTONS = ("RANK", "HELP", "DRAW", "STOP")
 
 
