@@ -1,5 +1,5 @@
 # Runs at power-on. Everything lives in carddraw/ (compiled to .mpy by make deploy); this file
-# stays source because MicroPython only runs main.py.
+# stays source because MicroPython only runs main.py, and its code stays in the heap.
 # The bench protocol's `maint` (referee code only) leaves the one-shot flag maint.flag
 # (protocol.MAINT_FLAG) and resets: removed first, so the next reset is a normal boot; then
 # neither the app nor the watchdog starts, and the REPL is mpremote's.
@@ -7,12 +7,9 @@ import os
 
 try:
     os.remove("maint.flag")
-    maint = True
-except OSError:  # no flag: a normal boot
-    maint = False
-if maint:
     print("carddraw: maintenance, app and watchdog off until reset")
-else:
+except OSError:  # no flag: a normal boot
+    del os
     from carddraw import app
 
     app.main()
