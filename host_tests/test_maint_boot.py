@@ -15,7 +15,7 @@ import random
 import textwrap
 
 from conftest import FIRMWARE, ROOT, run_in_vm
-from carddraw import protocol
+from carddraw import config, protocol
 from fakeflash import FakeFlash
 from test_bench_mode import Bench, CODE, REFUSED, kbd  # noqa: F401 -- kbd: a fixture
 
@@ -61,6 +61,19 @@ def test_maint_writes_the_flag_replies_logs_then_resets_once_after_the_reply():
     assert b.app.controller.view().lines[:3] == ["Maintenance", "USB open until", "next restart"]
     b.run(2000)
     assert len(resets) == 1                                 # one reset, not one a pass
+
+
+def test_the_message_shows_over_a_bench_test_and_a_dark_display():
+    """The display keeps its last picture through the reset: the maintenance message."""
+    b = Bench()
+    b.one("unlock " + CODE)
+    b.one("test display")
+    b.run(config.OFF_AFTER_MS + 1000)                     # idle: the display goes dark
+    assert b.app.idle == 2 and b.app.test is not None
+    b.one("maint")
+    b.run(100)
+    assert b.app.test is None and b.app.idle == 0 and not b.board.display.asleep
+    assert b.board.display.shown[1:3] == ["USB open until", "next restart"]
 
 
 def test_a_record_waiting_for_the_flash_holds_the_reset_back():

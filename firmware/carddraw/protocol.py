@@ -242,6 +242,9 @@ def maint(app, cmd, args, now):
     c.record("bench", mode="maint")
     c.say("Maintenance", "USB open until next restart",
           c.msg[2] if c.screen == "message" else c.screen, "click")
+    if app.test is not None:
+        app.end_test()
+    app.last_input = now
     if app.idle:
         app.wake()  # the display keeps this message through the reset
     return {"ok": "maint", "usb": "open"}
