@@ -14,7 +14,13 @@ and how fast simulated time runs. All measured in the MicroPython VM on the stan
   does not load costs when it is imported later, and what stays once it is dropped. Each
   reading is a separate top-level VM call (tools/mpvm/run.mjs, `#--- step`): the VM's
   collector only frees what a finished call no longer reaches. The stand-ins (machine,
-  neopixel) are imported before the first reading: on the board they are built in.
+  neopixel) are imported before the first reading: on the board they are built in. What the
+  harness counts that the board would not: the stand-ins' Python objects for the pins, PWMs,
+  I2C and ADC (about 1 KB, printed), and the stand-ins' own names in the qstr pool (about
+  165), which push the firmware's names into a later, larger chunk of the pool. What it does
+  not count: asyncio, which main() imports for App.run (printed apart).
+- ROMFS: heap after boot with the .mpy files in a ROMFS image against on the filesystem,
+  under native MicroPython (the VM has no VfsRom).
 Printed, not asserted: tests keep to behaviour.
 """
 import json
