@@ -16,7 +16,7 @@ import sys
 import pytest
 
 from conftest import ROOT, run_in_vm
-from carddraw import config, saved
+from carddraw import config, saved, settings as known
 from carddraw.app import App
 from carddraw.protocol import Console, MAX_LINE
 from carddraw.controller import Controller
@@ -45,7 +45,8 @@ def tried(kind, n=1):
 
 
 # -- what a healthy device holds ------------------------------------------------------------
-GOOD_SETTINGS = dict(config.defaults(), ranks=4, helpers=2, skill="repair", lock="SDRH",
+GOOD_SETTINGS = dict(config.defaults(), ranks=4, helpers=2, skill="repair",
+                     lock=known.hashed("SDRH", config.LOCK_SALT),  # as settings keep a code
                      referee=True, redraws=1, black=1, brightness=5)
 
 
