@@ -25,8 +25,8 @@ PLAYERS = ("Card Draw: players' quick start",
            [("active", "Your action",
              "The deck, card by card: G solid (success), Y stripes (setback), R cross-hatch "
              "(complication), B dots (catastrophe), each with its count. Below, your chance "
-             "to succeed, draws and redraws left, successes and complications. DRAW draws; "
-             "STOP asks whether to stop."),
+             "to succeed, the risk of a complication (Comp) and of a black (Blk), "
+             "successes and complications. DRAW draws; STOP asks whether to stop."),
             ("card", "The card you drew",
              "Its colour and pattern, what it did, and what it means for the patient, the "
              "machine or the scan. The LED shows it: green, yellow, red, purple for black. "
@@ -36,12 +36,13 @@ PLAYERS = ("Card Draw: players' quick start",
              "new action."),
             ("confirm", "Stopping short",
              "A stop before success is a failed attempt: this task cannot be tried again "
-             "today. DRAW stops, any other button goes back."),
+             "today. DRAW stops: a minute of roleplay, then the summary."),
             ("referee", "A black card",
              "A catastrophe. With a referee present the action waits for them; without one "
              "it fails at once."),
             ("finishing", "Finishing",
-             "At least a minute of roleplay, counted down, then the summary.")],
+             "At least a minute of roleplay, counted down, after a success or a stop, then "
+             "the summary.")],
            "Switching off is no escape: after a power cut the device comes back to the action, "
            "card and all.")
 
@@ -56,11 +57,13 @@ REFEREES = ("Card Draw: referees' quick start",
               "Difficulty cards of each colour, successes needed, automatic successes, "
               "redraws, bonus greens, referee present, timed mode, buzzer, brightness, skill."),
              ("lock", "Referee lock",
-              "Enter the 4-press code with R H D S. The default is R H R H: change it "
-              "before the event, or a player can let a black pass."),
+              "Enter the code, 4 to 8 presses of R H D S. The default is R H R H: change "
+              "it before the event. After 3 wrong tries each one costs a wait (30 s, "
+              "doubling) that a power cut does not reset."),
              ("refmenu", "Referee menu",
               "A black: go on (it leaves the deck) or fail. A helper leaves, adjust the "
-              "deck, undo, end the action, change the code; at set-up freeze the task "
+              "deck, undo a draw while the action runs, end it, change the code; at set-up "
+              "freeze the task "
               "until unfrozen. Closes after 30 s."),
              ("adjust", "Adjust the deck",
               "DRAW picks a colour, RANK removes a card, HELP adds one. The deck then "

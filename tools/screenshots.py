@@ -14,7 +14,8 @@ from PIL import Image, ImageDraw
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCALE = 3
 INK, PAPER, BEZEL = (120, 220, 255), (4, 8, 16), (40, 40, 46)
-LED = {"green": (0, 200, 60), "yellow": (255, 210, 0), "red": (230, 20, 20), "black": (160, 0, 255)}
+LED = {"green": (0, 200, 60), "yellow": (255, 210, 0), "red": (230, 20, 20), "black": (160, 0, 255),
+       "white": (255, 255, 255)}
 
 SCRIPT = r'''
 import framebuf
