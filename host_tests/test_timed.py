@@ -290,6 +290,9 @@ def test_R22_timed_mode_never_draws_from_an_empty_deck_and_logs_no_error():
     assert not [r for r in log if r["ev"] in ("error", "draw")], log
     assert all(v.screen == "active" and not v.blink for _, v in seen)
     assert "Deck empty" in " ".join(seen[-1][1].lines)
+    # ... in the graphics too: no countdown beside the deck to a draw that will not come
+    side = seen[-1][1].art[5]
+    assert not any(text.startswith("in ") for text in side) and "Empty" in side, side
     # the referee puts a green back: the draws come again, after a full interval
     adjust_deck(c, 300000)
     keys(c, "D H D S S", 300000)

@@ -919,8 +919,9 @@ def active_art(ctl, lines):
     else:
         # the risks under the large digits (lines[4]); an empty deck's words instead
         hint = lines[4] if sum(action.deck.counts()) else lines[7]
-        if ctl.settings["timed"]:
-            side = ("in %2ds" % ctl.seconds_left(), side[0])
+        if ctl.settings["timed"]:  # no countdown to a draw an empty deck will not give (R22)
+            side = ("in %2ds" % ctl.seconds_left() if sum(action.deck.counts()) else "Empty",
+                    side[0])
     return ("deck", action.skill, part(NAMES, SKILLS.index(action.skill)),
             action.deck.counts(), pct(ctl.chance(action)).strip(), side, (hint, tally(action)))
 
