@@ -87,6 +87,11 @@ class Action:
         self.pending = colour
         return colour
 
+    def green_gain(self):
+        """The successes the next green brings: one (R10), the first green also the automatic
+        successes, at most the ranks (R11)."""
+        return 1 if self.auto_applied else 1 + min(self.auto, self.ranks)
+
     def accept(self):
         """Apply the pending card (R10-R14) and return the state."""
         colour = self.pending
@@ -95,10 +100,8 @@ class Action:
         self.pending = None
         if colour == GREEN:                                   # R10
             self.deck.add(GREEN, -1)
-            self.successes += 1
-            if not self.auto_applied:                         # R11
-                self.auto_applied = True
-                self.successes += min(self.auto, self.ranks)
+            self.successes += self.green_gain()               # R11 with the first
+            self.auto_applied = True
             if self.successes >= self.needed:                 # R17
                 self.state = SUCCEEDED
         elif colour == YELLOW:                                # R12

@@ -886,7 +886,7 @@ def card_label(action, colour, applied):
     if colour == GREEN:
         won = action.successes
         if not applied:
-            won += 1 if action.auto_applied else 1 + min(action.auto, action.ranks)  # R11
+            won += action.green_gain()  # R10, R11
         # automatic successes may pass those needed; the label stops at done
         return "%s %d of %d" % (kind, min(won, action.needed), action.needed)
     if colour == RED:

@@ -136,7 +136,7 @@ def remaining(a):
     pending = a.pending
     if pending == GREEN:
         g -= 1
-        successes += 1 if auto_applied else 1 + auto_bonus
+        successes += a.green_gain()
         auto_applied = True
     elif pending == YELLOW or pending == RED:
         _, y, r, b = settle(0, y + 1, r, b)  # R12/R13 add a yellow, then R8
