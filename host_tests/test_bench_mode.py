@@ -8,7 +8,6 @@ the protocol again in the MicroPython VM; then a search over protocol lines and 
 without the code that finds no way to a referee power, a chosen or early-seen card, the code,
 or a lost log record.
 """
-import copy
 import json
 import os
 import random
@@ -22,7 +21,7 @@ import pytest
 from conftest import ROOT, run_in_vm
 from carddraw import config, lockcode, protocol
 from carddraw.app import App
-from carddraw.controller import Controller, LOCKED
+from carddraw.controller import Controller
 from carddraw.deck import COLOURS
 from carddraw.rng import Rng
 from carddraw.store import Store
@@ -32,6 +31,7 @@ sys.path.insert(0, os.path.join(ROOT, "host_tests", "vmlib"))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import hardening_board  # noqa: E402
 import logchain  # noqa: E402
+import handheld  # noqa: E402
 
 CODE = "RHRH"                   # the default code (config.DEFAULT_LOCK keeps its hash)
 REFUSED = "%s needs bench mode: unlock CODE first"
@@ -418,6 +418,7 @@ class Shell:
     last_input = 0
     bench = None
     maint = False
+    restart_at = None
 
     def __init__(self, controller):
         self.controller = controller
@@ -465,15 +466,7 @@ def fresh(settings, start):
 def clone(s):
     """A copy of the shell and its controller sharing nothing that an event changes in place."""
     c = s.controller
-    n = Controller.__new__(Controller)
-    n.__dict__.update(c.__dict__)
-    n.settings = dict(c.settings)
-    if c.action is not None:
-        n.action = copy.copy(c.action)
-        n.action.deck = copy.copy(c.action.deck)
-    n._log = []
-    n._beeps = []
-    n.rng = Chooser(n)
+    n = handheld.clone(c, Chooser)
     n.rng.seeded = c.rng.seeded
     t = Shell(n)
     t.bench, t.maint, t.test, t.usb = s.bench, s.maint, s.test, list(s.usb)

@@ -22,24 +22,7 @@ NAME = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
 from pick import Pick  # noqa: E402  (tools/vmlib, shared with the screen tour)
 
 
-def dev(*colours, **settings):
-    """A device with these settings whose draws come out as the given colours."""
-    s = config.defaults()
-    s.update(settings)
-    rng = Pick(*colours)
-    c = Controller(settings=s, rng=rng, now_ms=0)
-    rng.c = c
-    return c
-
-
-def keys(c, seq, t=0):
-    """Press space-separated keys: R H D S, or lR lH lD lS for long presses."""
-    for tok in seq.split():
-        if tok[0] == "l":
-            c.long(NAME[tok[1]], t)
-        else:
-            c.press(NAME[tok], t)
-    return c.view()
+from handheld import dev, keys, sit_out_the_finishing  # noqa: E402
 
 
 def text(c):
@@ -551,14 +534,7 @@ def test_finishing_counts_down_a_minute_then_the_summary_R23():
     assert c.view().screen == "success"
     v = keys(c, "D", t=1000)
     assert v.screen == "finishing" and "   60 s left" in v.lines
-    keys(c, "D S R H", t=2000)                # nothing skips it
-    assert c.view().screen == "finishing"
-    c.tick(31000)
-    assert "   30 s left" in c.view().lines
-    c.tick(60999)
-    assert c.view().screen == "finishing"
-    c.tick(61000)
-    v = c.view()
+    v = sit_out_the_finishing(c)
     assert v.screen == "summary" and "Outcome: success" in v.lines
     assert "Successes 2/2" in v.lines and "Complications 0" in v.lines
     v = keys(c, "D", t=62000)

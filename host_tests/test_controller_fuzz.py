@@ -30,7 +30,6 @@ def figure(key, value):
 
 
 # == 1. The controller under a fuzz ===========================================================
-import copy  # noqa: E402
 import random  # noqa: E402
 from collections import deque  # noqa: E402
 
@@ -44,6 +43,7 @@ from carddraw.controller import (Controller, SCREENS, LOCKED, HELD, IDLE_MS, MSG
                                  WARN_MS)
 from carddraw.settings import check  # noqa: E402
 from carddraw.deck import COLOURS  # noqa: E402
+import handheld  # noqa: E402
 
 BUTTONS = config.BUTTONS
 KEY = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
@@ -358,18 +358,8 @@ class Chooser:
 
 
 def clone(c):
-    """A copy of a controller that shares nothing mutable with it (the Action, its Deck and
-    the settings are the only parts changed in place; undo, msg and views are replaced)."""
-    n = Controller.__new__(Controller)
-    n.__dict__.update(c.__dict__)
-    n.settings = dict(c.settings)
-    if c.action is not None:
-        n.action = copy.copy(c.action)
-        n.action.deck = copy.copy(c.action.deck)
-    n._log = []
-    n._beeps = []
-    n.rng = Chooser(n)
-    return n
+    """A copy of a controller sharing nothing an event changes, drawing with a Chooser."""
+    return handheld.clone(c, Chooser)
 
 
 def clip(x, low, high):

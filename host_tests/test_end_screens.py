@@ -20,25 +20,10 @@ from carddraw import config, referee, saved
 from carddraw.action import ACTIVE, REFEREE, RuleError
 from carddraw.controller import Controller
 from carddraw.deck import COLOURS
-from pick import Pick
+from handheld import AnyPick, dev, keys, sit_out_the_finishing
 from test_power_cuts import Bench, SnapFlash, boot
 
-NAME = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
 RULE_NUMBER = re.compile(r"\bR[0-9]{1,2}\b")
-
-
-def dev(*colours, **settings):
-    """A device with these settings whose draws come out as the given colours."""
-    rng = Pick(*colours)
-    c = Controller(settings=dict(config.defaults(), **settings), rng=rng, now_ms=0)
-    rng.c = c
-    return c
-
-
-def keys(c, seq, t=0):
-    for tok in seq.split():
-        (c.long if tok[0] == "l" else c.press)(NAME[tok[-1]], t)
-    return c.view()
 
 
 def events(log):
@@ -78,14 +63,7 @@ def test_a_stop_counts_down_the_finishing_minute_then_the_summary_R16_R23():
     log = c.take_log()
     assert events(log) == ["stop", "end"] and log[1]["outcome"] == "stopped"
     assert log[1]["draws"] == 1 and log[1]["successes"] == 0
-    keys(c, "D S R H lD lR lH", t=2000)       # nothing skips the roleplay
-    assert c.view().screen == "finishing"
-    c.tick(31000)
-    assert "   30 s left" in c.view().lines
-    c.tick(60999)
-    assert c.view().screen == "finishing"
-    c.tick(61000)
-    v = c.view()
+    v = sit_out_the_finishing(c)
     assert v.screen == "summary" and "Outcome: stopped" in v.lines
     assert "No retry today." in v.lines       # R16: the lead may not try this task today
     assert "Successes 0/2" in v.lines and "Draws 1" in v.lines
@@ -199,19 +177,6 @@ def test_no_rule_number_on_the_end_screens():
         shown += c.view().lines
     assert "Outcome: stopped" in shown
     assert [line for line in shown if RULE_NUMBER.search(line)] == []
-
-
-class AnyPick(Pick):
-    """Pick, but once its colours run out (or the one wanted is not in the deck), the first
-    card the deck has: a random walk never runs dry."""
-
-    def randrange(self, n):
-        counts = self.c.action.deck.counts()
-        if self.want and counts[COLOURS.index(self.want[0])]:
-            return Pick.randrange(self, n)
-        if self.want:
-            self.want.pop(0)
-        return sum(counts[:next(i for i in range(4) if counts[i])])
 
 
 # -- the card labels ----------------------------------------------------------------------------

@@ -13,23 +13,8 @@ from carddraw import config, controller, lockcode, referee
 from carddraw.action import ACTIVE, REFEREE
 from carddraw.controller import Controller, ON_DEMAND
 from carddraw.deck import COLOURS
-from pick import Pick  # tools/vmlib, shared with the screen tour
-
-NAME = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
+from handheld import AnyPick, keys
 LABELS = [item[0] for item in referee.MENU]
-
-
-class AnyPick(Pick):
-    """Pick, but once its colours run out, or the one wanted is not in the deck, the first
-    card there is: so a random sequence of presses never runs dry."""
-
-    def randrange(self, n):
-        counts = self.c.action.deck.counts()
-        if self.want and counts[COLOURS.index(self.want[0])]:
-            return Pick.randrange(self, n)
-        if self.want:
-            self.want.pop(0)
-        return sum(counts[:next(i for i in range(4) if counts[i])])
 
 
 def device(colours=(), **settings):
@@ -37,12 +22,6 @@ def device(colours=(), **settings):
     c = Controller(settings=dict(config.defaults(), **settings), rng=rng)
     rng.c = c
     return c
-
-
-def keys(c, seq):
-    for tok in seq.split():
-        (c.long if tok[0] == "l" else c.press)(NAME[tok[-1]], 0)
-    return c.view()
 
 
 def expected_items(c):

@@ -20,33 +20,14 @@ from carddraw import config
 from carddraw.controller import Controller, deck_line
 from carddraw import settings as known
 from carddraw.settings import OPTIONS, check
+from handheld import dev, keys
 from pick import Pick
-
-NAME = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
 # every gesture a player has on set-up but hold STOP (the referee lock: tested apart)
 GESTURES = ("R", "H", "D", "S", "lR", "lH", "lD")
 COMMON = {"+1 red": (0, 0, 1, 0), "+2 red": (0, 0, 2, 0), "+1 black": (0, 0, 0, 1),
           "+1 yellow": (0, 1, 0, 0)}   # the seed page's usual difficulty and risk cards (R6/R7)
 TASK = ("green", "yellow", "red", "black", "needed", "auto", "redraws", "bonus", "referee",
         "timed", "interval")   # all a referee prepares: the player sets skill, ranks, helpers
-
-
-def dev(*colours, **settings):
-    s = config.defaults()
-    s.update(settings)
-    rng = Pick(*colours)
-    c = Controller(settings=s, rng=rng, now_ms=0)
-    rng.c = c
-    return c
-
-
-def keys(c, seq, t=0):
-    for tok in seq.split():
-        if tok[0] == "l":
-            c.long(NAME[tok[1]], t)
-        else:
-            c.press(NAME[tok], t)
-    return c.view()
 
 
 def difficulty(c):

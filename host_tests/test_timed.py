@@ -20,32 +20,10 @@ import subprocess
 import textwrap
 
 from conftest import ROOT, run_in_vm
-from carddraw import config
 from carddraw.controller import Controller
-from pick import Pick
+from handheld import dev, keys
 
-NAME = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
 CARD_COLOURS = ("green", "yellow", "red", "black")
-
-
-def dev(*colours, **settings):
-    """A device with these settings whose draws come out as the given colours."""
-    s = config.defaults()
-    s.update(settings)
-    rng = Pick(*colours)
-    c = Controller(settings=s, rng=rng, now_ms=0)
-    rng.c = c
-    return c
-
-
-def keys(c, seq, t):
-    """Press space-separated keys at time t: R H D S, or lR lH lD lS for long presses."""
-    for tok in seq.split():
-        if tok[0] == "l":
-            c.long(NAME[tok[1]], t)
-        else:
-            c.press(NAME[tok], t)
-    return c.view()
 
 
 SIM = os.path.join(ROOT, "tools", "sim")
@@ -54,6 +32,17 @@ VMLIB = os.path.join(ROOT, "host_tests", "vmlib")
 
 def vm(body):
     return run_in_vm("from app_harness import *\n" + textwrap.dedent(body), libs=[SIM, VMLIB])
+
+
+# the app booted in the VM, timed mode every 45 s, the action started at 100 ms
+TIMED_ACTION = """
+    app = boot()
+    c = app.controller
+    c.change("timed", True)
+    c.change("interval", 45)
+    run(app, 100)
+    tap(app, "DRAW")                 # the action starts: the first timed draw in 45 s
+"""
 
 
 def ticks(c, start, end, step=250):
@@ -333,20 +322,14 @@ def test_R21_the_warning_blinks_white_a_colour_no_card_uses():
 
 # -- the app: the warning wakes the display, and a press during it acts -----------------------
 def test_R21_the_warning_wakes_a_dimmed_display_and_stop_then_stops():
-    r = vm("""
-        app = boot()
-        c = app.controller
-        c.change("timed", True)
-        c.change("interval", 45)
-        run(app, 100)
-        tap(app, "DRAW")                 # the action starts: the first timed draw in 45 s
-        run(app, 36000)
-        dimmed = [app.idle, SIM.contrast]
-        run(app, 5000)                   # the warning is on (from 40 s)
-        woke = [app.idle, SIM.contrast, SIM.oled_on, c.view().blink]
-        tap(app, "STOP")                 # during the warning: stops at once
-        RESULT = {"dimmed": dimmed, "woke": woke, "state": c.action and c.action.state,
-                  "draws": c.action and c.action.draws}
+    r = vm(TIMED_ACTION + """
+    run(app, 36000)
+    dimmed = [app.idle, SIM.contrast]
+    run(app, 5000)                   # the warning is on (from 40 s)
+    woke = [app.idle, SIM.contrast, SIM.oled_on, c.view().blink]
+    tap(app, "STOP")                 # during the warning: stops at once
+    RESULT = {"dimmed": dimmed, "woke": woke, "state": c.action and c.action.state,
+              "draws": c.action and c.action.draws}
     """)
     assert r["dimmed"][0] == 1
     idle, contrast, on, blink = r["woke"]
@@ -355,19 +338,13 @@ def test_R21_the_warning_wakes_a_dimmed_display_and_stop_then_stops():
 
 
 def test_R21_a_press_on_a_dark_display_during_the_warning_acts_as_well_as_wakes():
-    r = vm("""
-        app = boot()
-        c = app.controller
-        c.change("timed", True)
-        c.change("interval", 45)
-        run(app, 100)
-        tap(app, "DRAW")
-        run(app, 39000)
-        app.idle = 2                     # the display went dark just now
-        app.board.display.sleep(True)
-        t = CLOCK.t + 1500
-        c.tick(t)                        # the warning begins in the same pass as the press
-        app.button("STOP", "short", t)
-        RESULT = {"idle": app.idle, "state": c.action and c.action.state}
+    r = vm(TIMED_ACTION + """
+    run(app, 39000)
+    app.idle = 2                     # the display went dark just now
+    app.board.display.sleep(True)
+    t = CLOCK.t + 1500
+    c.tick(t)                        # the warning begins in the same pass as the press
+    app.button("STOP", "short", t)
+    RESULT = {"idle": app.idle, "state": c.action and c.action.state}
     """)
     assert r["idle"] == 0 and r["state"] == "stopped"
