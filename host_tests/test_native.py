@@ -174,6 +174,9 @@ class Shell:
     error = None
     wait_until = None
     last_input = 0
+    bench = None        # the App's bench-mode state (protocol.py), off
+    maint = False
+    restart_at = None
 
     def __init__(self):
         from carddraw.controller import Controller

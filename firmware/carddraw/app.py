@@ -20,6 +20,7 @@ BATTERY_MS = 5000     # the battery is read this often, not every loop pass (8 A
 class App:
     bench = None        # bench mode (protocol.py): the time of the last console line since
     maint = False       # `unlock CODE`, None when locked; maint: the interrupt key is on
+    restart_at = None   # maint's reset is due then (protocol.restart)
 
     def __init__(self, board, store, rng=None, now_ms=0, write=print):
         self.board = board

@@ -137,10 +137,10 @@ def serve(app, now):
     answers, then the queued lines run in order until one of them waits."""
     if app.wait_until is not None and now - app.wait_until >= 0:
         app.wait_until = None
-        if getattr(app, "bench", None) is not None:
+        if app.bench is not None:
             app.bench = now  # the line that held the queue ends now: the console is in use
         app.reply(app.test.timeout(app) if app.test is not None else {"ok": "wait"})
-    if getattr(app, "restart_at", None) is not None and now - app.restart_at >= 0:
+    if app.restart_at is not None and now - app.restart_at >= 0:
         restart(app)
     if app.wait_until is None:
         bench_on(app, now)  # its time may be up (not while a line holds the queue)
@@ -187,7 +187,7 @@ GATED = ("seed", "test draws", "test led", "log ack", "maint")
 
 def bench_on(app, now):
     """Whether bench mode is on; ended here once BENCH_MS passed without a console line."""
-    since = getattr(app, "bench", None)  # getattr: a bare test shell without the attribute
+    since = app.bench
     if since is not None and now - since >= BENCH_MS:
         end_bench(app, "timeout")
         return False
@@ -196,10 +196,10 @@ def bench_on(app, now):
 
 def end_bench(app, why):
     app.bench = None
-    if getattr(app, "maint", False):
+    if app.maint:
         app.maint = False
         app.usb_interrupt(False)  # Ctrl-C off again: the REPL closes with bench mode
-    if getattr(app, "restart_at", None) is not None:
+    if app.restart_at is not None:
         app.restart_at = None     # a maintenance boot not begun yet: called off
         flag(app, False)
     app.controller.record("bench", mode="off", why=why)
@@ -222,7 +222,7 @@ def unlock(app, cmd, args, now):
 def lock(app, cmd, args, now):
     if args:
         return {"error": "lock takes no argument"}
-    if getattr(app, "bench", None) is not None:
+    if app.bench is not None:
         end_bench(app, "lock")
     return {"ok": "lock"}
 
