@@ -24,15 +24,18 @@ def choose(ctl, key):
     """Set the difficulty of the preset on `key`, log it, back to set-up."""
     for preset in PRESETS:
         if preset[0] == key:
-            changed = {}
-            for name, count in zip(known.DIFFICULTY, preset[2]):
-                if ctl.settings[name] != count:
-                    changed[name] = count
+            cards = preset[2]
+            if cards != shown(ctl):  # a change: logged with all four colours
+                ctl.record("settings", **dict(zip(known.DIFFICULTY, cards)))
+            for name, count in zip(known.DIFFICULTY, cards):
                 ctl.change(name, count)
-            if changed:
-                ctl.record("settings", **dict(zip(known.DIFFICULTY, preset[2])))
             ctl.beep("click")
             ctl.goto("setup")
+
+
+def shown(ctl):
+    """The task's cards now, (green, yellow, red, black)."""
+    return tuple(ctl.settings[name] for name in known.DIFFICULTY)
 
 
 def press_task(ctl, button):
@@ -53,10 +56,10 @@ def long_task(ctl, button):
 
 
 def task_lines(ctl):
-    shown = tuple(ctl.settings[name] for name in known.DIFFICULTY)
+    now = shown(ctl)
     lines = ["Difficulty"]
     for key, label, cards in PRESETS:
-        lines.append("%s%-3s%s" % (">" if cards == shown else " ", key, label))
+        lines.append("%s%-3s%s" % (">" if cards == now else " ", key, label))
     return lines + [" hD more", " S  back"], None
 
 
