@@ -240,7 +240,7 @@ class App:
             self.battery = percent // 10  # the icon has 10 steps
             self.battery_at = now
             self.battery_low(percent, now)
-        key = (view.screen, tuple(view.lines), self.battery, getattr(view, "art", None))
+        key = (view.screen, tuple(view.lines), self.battery, view.art)
         if key != self.drawn:
             screens.render(view, board.display, key[2] * 10)
             board.display.show()

@@ -20,7 +20,7 @@ def render(view, canvas, battery=None):
     """Draw view (lines[0] is the title); battery: percent 0-100, or None for no icon."""
     canvas.fill(0)
     canvas.fill_rect(0, 0, W, 8, 1)
-    art = getattr(view, "art", None)
+    art = view.art
     if art:
         from carddraw import pictures
         pictures.draw(canvas, art)
