@@ -79,6 +79,21 @@ DEFAULT_LOCK = ("4$0000000000000000$"
                 "3e2490318e6d08cf87fac97a7f2c8ab304dce8818c8bfbbf6d7a2d9e415fa60c")
 
 
+def forget(name):
+    """Drop the module carddraw.<name> (an on-demand one, now closed) so the collector can
+    free it: controller.unload, the store's readers and the self-test use it. Only under
+    MicroPython, where RAM is short and a .mpy loads again in a few ms; CPython (the tests,
+    the tools) keeps its modules, where a fresh import costs far more."""
+    import sys
+    if sys.implementation.name != "micropython":
+        return
+    sys.modules.pop("carddraw." + name, None)
+    try:
+        delattr(sys.modules["carddraw"], name)
+    except (AttributeError, KeyError):  # MicroPython says KeyError
+        pass
+
+
 def defaults():
     """A fresh settings dict."""
     d = {"skill": DEFAULT_SKILL, "lock": DEFAULT_LOCK, "lock_fails": 0}  # wrong tries

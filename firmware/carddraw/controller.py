@@ -247,9 +247,7 @@ def load(name):
 
 def unload(name):
     """Drop an on-demand module's screens from the tables and, under MicroPython, the module
-    itself, so its RAM can be freed. CPython keeps the module: it has RAM to spare, and
-    compiling it again on every referee visit would slow the tests tenfold."""
-    import sys
+    itself (config.forget), so its RAM can be freed."""
     for screen in ON_DEMAND:
         if ON_DEMAND[screen] == name:
             PRESS.pop(screen, None)
@@ -258,13 +256,7 @@ def unload(name):
             LONG.pop(screen, None)
     if name in LOADED:
         LOADED.remove(name)
-    if sys.implementation.name == "micropython":
-        import carddraw
-        sys.modules.pop("carddraw." + name, None)
-        try:
-            delattr(carddraw, name)
-        except (AttributeError, KeyError):  # MicroPython says KeyError
-            pass
+    config.forget(name)
 
 
 def code_for(table, screen):

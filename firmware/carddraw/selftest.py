@@ -157,10 +157,4 @@ class SelfTest:
 def unload():
     """Drop this module once the self-test is over (App.loop_pass calls this), so the app
     goes on with the RAM it always has."""
-    import sys
-    import carddraw
-    sys.modules.pop(__name__, None)
-    try:
-        delattr(carddraw, "selftest")
-    except AttributeError:
-        pass
+    config.forget("selftest")

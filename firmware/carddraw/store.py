@@ -24,7 +24,6 @@
 # dropped after it (_reading), with logrepair.py: neither stays in the heap after boot.
 import json
 import os
-import sys
 
 from carddraw import config
 from carddraw.logline import SEGMENT, seal, LINE_MAX, older  # noqa: F401 -- tests import these
@@ -32,20 +31,6 @@ from carddraw.logline import SEGMENT, seal, LINE_MAX, older  # noqa: F401 -- tes
 NOTICES_MAX = 8      # notices kept in Store.notices (RAM)
 _SEP = (",", ":")
 _depth = 0           # calls into storeread under way (they nest: a load logs, which opens)
-# Modules are dropped only under MicroPython, where RAM is short and a .mpy loads in a few
-# ms; CPython (the tests, the tools) keeps them: there a fresh import costs far more.
-_DROP = sys.implementation.name == "micropython"
-
-
-def forget(name):
-    """Drop the module carddraw.<name>, so the collector frees it once no call uses it."""
-    if not _DROP:
-        return
-    sys.modules.pop("carddraw." + name, None)
-    try:
-        delattr(sys.modules["carddraw"], name)
-    except (AttributeError, KeyError):
-        pass
 
 
 def _reading(fn, *args):
@@ -59,8 +44,8 @@ def _reading(fn, *args):
     finally:
         _depth -= 1
         if not _depth:
-            forget("storeread")
-            forget("logrepair")
+            config.forget("storeread")  # under MicroPython only (config.forget)
+            config.forget("logrepair")
 
 
 def check_action(state):
