@@ -129,9 +129,11 @@ import sys
 from carddraw.controller import Controller, LOADED
 
 def rare():
-    # the on-demand modules in use (in the tables), and those in RAM (sys.modules)
+    # the on-demand modules in use (in the tables), and those in RAM (sys.modules); draws.py
+    # (the action's code) comes with the action and stays while it lasts, the Action with it
     return [sorted(LOADED), sorted(m[9:] for m in sys.modules if m in
-                                   ("carddraw.referee", "carddraw.options", "carddraw.outcome"))]
+                                   ("carddraw.referee", "carddraw.options", "carddraw.outcome",
+                                    "carddraw.draws", "carddraw.action"))]
 
 c = Controller(settings=None)
 seen = [rare()]
@@ -161,8 +163,10 @@ seen.append([c.view().screen, rare()])
 RESULT = seen
 """
 NONE = [[], []]
-WANT = [NONE, NONE, [["referee"], ["referee"]], ["refmenu", [["referee"], ["referee"]]],
-        ["card", NONE], ["options", [["options"], ["options"]]], ["setup", NONE]]
+PLAYING = [["draws"], ["action", "draws"]]
+WITH_REFEREE = [["draws", "referee"], ["action", "draws", "referee"]]
+WANT = [NONE, PLAYING, WITH_REFEREE, ["refmenu", WITH_REFEREE], ["card", PLAYING],
+        ["options", [["options"], ["options"]]], ["setup", NONE]]
 
 
 def test_rare_screens_load_on_demand_under_cpython():
@@ -172,9 +176,10 @@ def test_rare_screens_load_on_demand_under_cpython():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           env=dict(os.environ, PYTHONPATH=FIRMWARE))
     assert done.returncode == 0, done.stderr
+    kept = ["action", "draws", "options", "referee"]
     assert json.loads(done.stdout) == WANT[:4] + [
-        ["card", [[], ["referee"]]], ["options", [["options"], ["options", "referee"]]],
-        ["setup", [[], ["options", "referee"]]]]
+        ["card", [["draws"], ["action", "draws", "referee"]]],
+        ["options", [["options"], kept]], ["setup", [[], kept]]]
 
 
 def test_rare_screens_load_on_demand_and_leave_ram_after_in_micropython(vm):

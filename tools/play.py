@@ -19,7 +19,8 @@ import odds  # noqa: E402  (the same action settings as the odds tool)
 from carddraw.odds import next_card, action_risk, fmt_chance  # noqa: E402
 from carddraw.deck import COLOURS  # noqa: E402
 # R24: the firmware's own words for each skill and colour, not a copy of them
-from carddraw.controller import NAMES, KINDS, SKILLS, words, part  # noqa: E402
+from carddraw.controller import NAMES, SKILLS, part  # noqa: E402
+from carddraw.draws import KINDS, words  # noqa: E402
 
 LEAD_ASK = ("draw or stop? [d/s] ", {"d": "draw", "s": "stop"}, "stop")
 CARD_ASK = ("accept or redraw? [a/r] ", {"a": "accept", "r": "redraw"}, "accept")

@@ -1,6 +1,6 @@
 # One Card Draw action (R9-R23). Pure: randomness comes in as any object with randrange(n).
-from carddraw.deck import (GREEN, YELLOW, RED, BLACK, COLOURS, MAX_SETTING,
-                           Deck, build_deck, check_int, check_colour)
+from carddraw.deck import (GREEN, YELLOW, RED, BLACK, COLOURS, MAX_SETTING,  # noqa: F401
+                           Deck, RuleError, build_deck, check_int, check_colour)
 
 SKILLS = ("surgery", "repair", "scan")  # R24
 
@@ -9,10 +9,6 @@ SUCCEEDED = "succeeded"
 STOPPED = "stopped"
 FAILED = "failed"
 REFEREE = "referee"  # a black was drawn with a referee present; the referee decides (R14)
-
-
-class RuleError(Exception):
-    """An operation the rules forbid at this moment. The action is left unchanged."""
 
 
 def check_skill(skill):

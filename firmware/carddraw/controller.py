@@ -51,7 +51,7 @@ Screens and their buttons (view.screen in brackets):
                        with redraws left (R15), accepted when the warning ends. Only the
                        referee menu, open with the code, holds it (a full warning after).
                        An empty deck (R22): no draw, the screen says so until the referee
-                       adds cards. Controller._timed and _due tell the details.
+                       adds cards. draws.timed and draws.due tell the details.
   Stop? [confirm]      DRAW stop (R16, a failed attempt: no retry today), then the
                        finishing and the summary as after a success (R23). Any other: back.
   Card [card]          the card, its colour on the LED (black shows purple), what it did
@@ -106,9 +106,8 @@ Log records (take_log), each {"ev": ..., "ms": now_ms, ...}:
 """
 from carddraw import config, settings as known
 from carddraw.config import COLS, ROWS, TITLE_COLS
-from carddraw.deck import COLOURS, GREEN, RED, BLACK, check_colour
-from carddraw.action import ACTIVE, SUCCEEDED, STOPPED, FAILED, REFEREE, RuleError
-from carddraw.odds import next_card, action_risk, fmt_chance
+from carddraw.deck import RuleError, build_deck
+from carddraw.odds import chance, action_risk, fmt_chance, greens_left
 
 WARN_MS = 5000         # R21 warning before a timed draw
 FINISH_MS = 60000      # R23
@@ -118,22 +117,15 @@ SKILLS = config.SKILLS
 # On the board a .mpy is loaded into RAM, and every separate string costs some 30 bytes on
 # top of its characters: so the texts live in a few long strings, split where shown.
 NAMES = "Surgery|Repair|Scan"                       # by SKILLS
-CNAMES = "Green|Yellow|Red|Black"                   # by COLOURS
-KINDS = "Success|Setback|Complication|Catastrophe"  # R1
-WORDS = (  # R24: what each colour means in each action (SKILLS order; COLOURS order)
-    "a clean stitch holds|the patient stirs|a nicked blood vessel|the heart stops",
-    "a part clicks into place|a stripped bolt|an electrical discharge|the core overloads",
-    "a clear reading|signal noise|particles destabilise|the field collapses",
-)
-OUTCOMES = {SUCCEEDED: "Success reached!", FAILED: "The action fails",
-            REFEREE: "Referee decides"}
+CNAMES = "Green|Yellow|Red|Black"                   # by deck.COLOURS
 MENU_ROWS = ROWS - 2   # a menu shows this many rows between its title and its hint
 LOCKED = ("lock", "refmenu", "adjust", "newcode")  # referee screens
 HELD = ("refmenu", "adjust", "newcode")  # reached only with the code: a timed draw waits (R21)
 SCREENS = ("setup", "options", "active", "confirm", "card", "referee", "success", "finishing",
            "summary", "failed", "lock", "refmenu", "adjust", "newcode", "message", "task")
+PLAY = "draws"  # the action's module: loaded with the action and kept while it lasts (play())
 # Screens whose code is loaded only when shown (not in the heap after boot): screen -> module
-ON_DEMAND = {"options": "options", "lock": "referee", "refmenu": "referee",
+ON_DEMAND = {"active": PLAY, "card": PLAY, "options": "options", "lock": "referee", "refmenu": "referee",
              "adjust": "referee", "newcode": "referee", "confirm": "outcome",
              "referee": "outcome", "success": "outcome", "finishing": "outcome",
              "summary": "outcome", "failed": "outcome", "task": "task"}
@@ -165,11 +157,6 @@ def part(text, index):
     return text.split("|")[index]
 
 
-def words(skill, colour):
-    """R24: a card's result in the action's own words."""
-    return part(WORDS[SKILLS.index(skill)], COLOURS.index(colour))
-
-
 def wrap(text, width=COLS):
     """Words into lines of at most width characters (a longer word is cut)."""
     lines = []
@@ -197,25 +184,9 @@ def deck_line(counts):
     return "G%2d Y%2d R%2d B%2d" % counts  # R20
 
 
-def odds_line(counts):
-    # R25, whole percents by the one rule (fmt_chance): a card that can come is never "0%"
-    return "".join(["%4s" % fmt_chance(p, 0) for p in next_card(counts)])
-
-
 def pct(p):
     # R26 by the one rule every screen and tool uses: "<0.1%", never "0%", for a long shot
     return "%6s" % fmt_chance(p)
-
-
-def risk_line(red, black):
-    """The risks beside the chance (odds.action_risk), 16 columns at most: "Comp 29% Blk 3%"."""
-    red, black = fmt_chance(red, 0), fmt_chance(black, 0)
-    line = "Comp %s Blk %s" % (red, black)
-    return line if len(line) <= COLS else "Comp%s Blk%s" % (red, black)  # ">99%" both
-
-
-def tally(action):
-    return "Succ %d/%d Comp %d" % (action.successes, action.needed, action.complications)
 
 
 def menu_lines(title, labels, values, cursor, editing, hint):
@@ -237,12 +208,20 @@ def menu_lines(title, labels, values, cursor, editing, hint):
 def load(name):
     """Bring in an on-demand module's screens: its handlers join PRESS (and TICK) and its
     line-builders LINES (the way app.py brings in selftest.py)."""
-    module = getattr(__import__("carddraw." + name), name)  # __import__ gives the package
+    module = imported(name)
     PRESS.update(module.PRESS)
     LINES.update(module.LINES)
     TICK.update(getattr(module, "TICK", {}))
     LONG.update(getattr(module, "LONG", {}))
+    ART.update(getattr(module, "ART", {}))
     LOADED.append(name)
+    return module
+
+
+def imported(name):
+    """The module carddraw.<name>, imported if need be (the on-demand modules import this
+    one: named at run time, they make no import cycle)."""
+    return getattr(__import__("carddraw." + name), name)  # __import__ gives the package
 
 
 def unload(name):
@@ -254,9 +233,13 @@ def unload(name):
             LINES.pop(screen, None)
             TICK.pop(screen, None)
             LONG.pop(screen, None)
+            ART.pop(screen, None)
     if name in LOADED:
         LOADED.remove(name)
     config.forget(name)
+    if name == PLAY:  # the engine's Action (and its snapshots) came with the action
+        config.forget("saved")
+        config.forget("action")
 
 
 def code_for(table, screen):
@@ -305,7 +288,7 @@ class Controller:
         self._ckey = None
         self._cval = 0.0
         if resume:
-            self._restore(resume)
+            self.play().restore(self, resume)
         self._rs = self.resume_state()
 
     # -- the API ------------------------------------------------------------------------------
@@ -328,7 +311,8 @@ class Controller:
                 on_tick = code_for(TICK, self.screen)
                 if on_tick is not None:
                     on_tick(self)
-            self._timed()  # R21: the cadence runs whatever the screen
+            if self.action is not None:
+                self.play().timed(self)  # R21: the cadence runs whatever the screen
         except Exception as e:
             self._failsafe(e, screen)
         sec = self.seconds_left()
@@ -450,152 +434,11 @@ class Controller:
         return code_for(LINES, self.screen)(self)
 
     # -- the action ---------------------------------------------------------------------------
-    def _start(self):
-        settings = self.settings
-        action = known.action_from(settings)
-        self.action = action
-        self.undo = None
-        self.card = None
-        self.applied = False
-        self.ended = "success"
-        self.rearm()
-        self.record("start", skill=action.skill, ranks=action.ranks, helpers=action.helpers,
-                    bonus=action.bonus, difficulty=list(action.difficulty),
-                    needed=action.needed, auto=action.auto, redraws=action.redraws,
-                    referee=action.referee, timed=settings["timed"],
-                    interval=settings["interval"], deck=list(action.deck.counts()),
-                    chance=round(self.chance(action), 4), chain=self.chained)
-        if not settings["frozen"]:  # R6: each action its own difficulty, unless the referee's
-            for name in known.DIFFICULTY:
-                self.change(name, 0)
-        self.chained = False
-        self.beep("click")
-        self.goto("active")
-        return action
-
-    def _timed(self):
-        """R21: a draw by itself an interval after the last, a 5 s warning first, whatever the
-        screen (tick runs it on every one): on the stop question, a message or the lock the
-        card is drawn all the same and shown. Only the referee menu, open with the code,
-        holds the draw (then a full warning once it closes), and an empty deck (R22): no
-        draw, the deck screen says so, and the interval starts when the referee adds cards."""
-        action = self.action
-        if action is None or not self.settings["timed"] or action.state != ACTIVE:
-            if self.warn:  # the action ended on the card screen (a redraw applied at once)
-                self.warn = 0
-                self._view = None
-            return
-        if action.pending is None and action.deck.total() == 0:
-            self.rearm()  # R22: nothing to draw, no error: wait for the referee (R19)
-            return
-        shown = self.msg[2] if self.screen == "message" else self.screen
-        if shown in HELD:
-            self.warn = 0
-            self.due = max(self.due, self.now + WARN_MS)
-            return
-        left = self.due - self.now
-        if left > WARN_MS:
-            return
-        if not self.warn and left < WARN_MS:  # none shown yet (a late tick, a power cut, the
-            self.due = self.now + WARN_MS      # referee menu just closed): a full warning; one
-            left = WARN_MS                     # on show goes on across screens, never anew
-        if left <= 0:
-            self._due()
-            return
-        sec = (left + 999) // 1000
-        if sec != self.warn:
-            self.warn = sec
-            self.beep("warn")
-            self._view = None
-
-    def _due(self):
-        """R21: the timed turn, the warning over. A card on show whose result applied (no
-        decision left) goes, and the next is drawn. One with redraws left (R15) is accepted
-        instead, as DRAW would: the lead did not decide in time. That acceptance takes this
-        interval's turn: the next draw comes an interval later (rearm), after its own
-        warning, the rhythm as after any draw."""
-        if self.card is not None and not self.applied:
-            press_card(self, "DRAW")
-            self.rearm()
-            return
-        self.card = None
-        self._draw(True)
-
-    def _draw(self, timed):
-        action = self.action
-        from carddraw import saved
-        snapshot = saved.to_dict(action)
-        colour = action.draw(self.rng)  # R9; R22 raises on an empty deck, changing nothing
-        self.undo = snapshot
-        self.rearm()
-        self.card = colour
-        self.applied = False
-        self.record("draw", n=action.draws, card=colour, deck=list(action.deck.counts()),
-                    timed=timed)
-        self.beep("black" if colour == BLACK else "card")
-        if action.redraws_left == 0:
-            self._accept()  # R15: no redraw left, the card applies at once
-        self.goto("card")
-
-    def _redraw(self):
-        action = self.action
-        colour = action.redraw(self.rng)  # R15
-        self.card = colour
-        self.record("redraw", n=action.draws, card=colour, left=action.redraws_left)
-        self.beep("black" if colour == BLACK else "card")
-        if action.redraws_left == 0:
-            self._accept()
-
-    def _accept(self):
-        action = self.action
-        colour = action.pending
-        state = action.accept()  # R10-R14
-        self.applied = True
-        self.record("accept", n=action.draws, card=colour, deck=list(action.deck.counts()),
-                    state=state, successes=action.successes,
-                    complications=action.complications)
-        if state == SUCCEEDED:
-            self.beep("success")
-            self.end(state)
-        elif state == FAILED:
-            self.beep("fail")
-            self.end(state)
-
-    def stop_action(self):
-        action = self.action
-        action.stop()  # R16
-        self.record("stop", successes=action.successes, needed=action.needed,
-                    draws=action.draws)
-        self.end(STOPPED)
-        self.beep("fail")
-        self.ended = "finishing"  # R16: a stop, like a success, goes to the finishing (R23)
-        self.fin_end = self.now + FINISH_MS
-        self.goto("finishing")
-
-    def _restore(self, state):
-        try:
-            from carddraw import saved
-            action = saved.from_dict(state["action"])
-            undo, card, applied, ended = restored_extras(state, action)
-        except Exception as e:
-            self.say("Not resumed", "The saved action is unreadable: %s" % e, "setup")
-            return
-        self.action = action
-        self.undo = undo
-        self.card = card
-        self.applied = applied
-        self.ended = ended
-        # R21: after a power cut the warning starts at once (a fresh interval at each boot
-        # would let switching off every 40 s hold the draws back for ever)
-        self.due = self.now + WARN_MS
-        self.fin_end = self.now + FINISH_MS
-        self.screen = self.home()
-
     # -- for the screens' handlers (here, in referee.py and options.py) -----------------------
     def goto(self, screen):
         if screen == "success" and self.screen != screen:
             self.cur = 0  # the cursor starts on "finish"
-        if self.action is None or self.action.state != ACTIVE:
+        if self.action is None or not self.play().running(self):
             self.warn = 0  # R21: a warning on show goes on from screen to screen (leaving the
                            # lock grants no fresh one) until the draw or the action's end
         self.since = self.now
@@ -603,7 +446,7 @@ class Controller:
         self._view = None
         shown = self.msg[2] if screen == "message" else screen
         for name in LOADED[:]:
-            if ON_DEMAND.get(shown) != name:
+            if ON_DEMAND.get(shown) != name and (name != PLAY or self.action is None):
                 unload(name)  # its screens are closed: give its RAM back
 
     def say(self, title, text, back, beep="error"):
@@ -651,17 +494,15 @@ class Controller:
             self.goto(self.home())
 
     def home(self):
-        """The screen the action's state calls for."""
-        action = self.action
-        if action is None:
-            return "setup"
-        if self.card is not None:
-            return "card"
-        if action.state == SUCCEEDED:
-            return self.ended
-        if action.state == STOPPED:  # R16, R23: the finishing, then the summary
-            return "summary" if self.ended == "summary" else "finishing"
-        return action.state  # active, referee, failed: each a screen of that name
+        """The screen the action's state calls for: set-up without one."""
+        return "setup" if self.action is None else self.play().home(self)
+
+    def play(self):
+        """draws.py, the action's code: loaded when an action starts or is resumed, dropped
+        with it (goto), so the set-up screen the device idles on does not carry it."""
+        if PLAY not in LOADED:
+            return load(PLAY)
+        return imported(PLAY)
 
     def rearm(self):
         """R21: the next timed draw comes an interval from now (its warning still to come)."""
@@ -681,11 +522,21 @@ class Controller:
         self.applied = False
         self.goto("setup")
 
-    def chance(self, action, key=None):
+    def planned_chance(self, counts):
+        """R26 for the action set-up would start (the same figure success_chance gives it
+        once started): computed once per change of the settings."""
+        settings = self.settings
+        key = self.settings_version
+        if key != self._ckey:
+            greens = greens_left(settings["needed"], 0, min(settings["auto"], settings["ranks"]))
+            self._cval = chance(counts, greens)[0]  # R7, R11: the greens it takes
+            self._ckey = key
+        return self._cval
+
+    def chance(self, action):
         """R26, the costly part of a view: computed once per deck and progress."""
-        if key is None:
-            key = (action.deck.counts(), action.successes, action.auto_applied, action.state,
-                   action.pending)
+        key = (action.deck.counts(), action.successes, action.auto_applied, action.state,
+               action.pending)
         if key != self._ckey:
             odds = action_risk(action)  # R26 and the risks beside it, in one sweep
             self._cval = odds[0]
@@ -720,36 +571,10 @@ class Controller:
         return None
 
 
-def restored_extras(state, action):
-    """From a resume state: (undo, card, applied, ended). A damaged undo snapshot or card
-    costs only itself, never the action."""
-    from carddraw import saved
-    undo = state.get("undo")
-    try:
-        saved.from_dict(undo)
-    except Exception:
-        undo = None
-    card = state.get("card")
-    applied = state.get("applied") is True
-    if card is not None:
-        try:
-            check_colour(card)
-        except Exception:
-            card = None
-            applied = False
-    if action.pending is not None or not applied:
-        card = action.pending
-        applied = False
-    ended = state.get("ended")
-    if ended not in ("success", "finishing", "summary"):
-        ended = "success"
-    return undo, card, applied, ended
-
-
 # -- each screen's buttons: handler(controller, button) ---------------------------------------
 def press_setup(ctl, button):
     if button == "DRAW":
-        ctl._start()
+        ctl.play().start(ctl)
     elif button == "STOP":  # the difficulty picker (task.py), unless the referee set it
         if ctl.settings["frozen"]:
             ctl.say("Set by referee", "The referee set this task. You set ranks and helpers.",
@@ -785,34 +610,6 @@ def step_team(ctl, button, delta):
     ctl.beep("click")
 
 
-def press_active(ctl, button):
-    if button == "DRAW":
-        ctl._draw(False)
-    elif button == "STOP":
-        if ctl.warn:  # R21: a stop during the warning needs no confirming
-            ctl.stop_action()
-        else:
-            ctl.beep("click")
-            ctl.goto("confirm")
-
-
-def press_card(ctl, button):
-    if ctl.applied:
-        if button == "DRAW" or button == "STOP":
-            ctl.card = None
-            ctl.beep("click")
-            ctl.goto(ctl.home())  # R20: the deck again before the next draw
-    elif button == "DRAW":
-        ctl._accept()
-        ctl.card = None
-        ctl.goto(ctl.home())
-    elif button == "HELP":
-        ctl._redraw()
-    elif button == "STOP":
-        ctl.say("Not now", "Accept the card first: no stop between a draw and its result.",
-                "card")  # R16
-
-
 # -- what each screen shows: line-builder(controller) -> (lines, LED colour) ------------------
 def setup_lines(ctl):
     settings = ctl.settings
@@ -821,14 +618,21 @@ def setup_lines(ctl):
         title += " REF"
     if settings["timed"]:
         title += " T%d" % settings["interval"]
-    planned = known.action_from(settings)
+    counts = planned_deck(settings)
     needed = settings["needed"]
     return ["Chain set-up" if ctl.chained else "Set-up", title,
             "Ranks %d  Help %d" % (settings["ranks"], settings["helpers"]),
-            team_line(settings), task_line(settings), deck_line(planned.deck.counts()),
+            team_line(settings), task_line(settings), deck_line(counts),
             ("Need %d " % needed if needed > 1 else "Chance  ")
-            + pct(ctl.chance(planned, ctl.settings_version)),
+            + pct(ctl.planned_chance(counts)),
             "Task set by ref" if settings["frozen"] else "S:task  D:start"], None
+
+
+def planned_deck(settings):
+    """The deck the action set-up would start begins with (R2-R8), as settings.action_from
+    builds it, without the engine's Action (not in the heap until an action starts)."""
+    return build_deck(settings["ranks"], settings["helpers"], settings["bonus"],
+                      *[settings[colour] for colour in known.DIFFICULTY]).counts()
 
 
 def team_line(settings):
@@ -853,89 +657,6 @@ def task_line(settings):
     return line if len(line) <= COLS else "Task" + "".join(marks)
 
 
-def active_lines(ctl):
-    action = ctl.action
-    timed = ctl.settings["timed"]
-    counts = action.deck.counts()
-    lines = [part(NAMES, SKILLS.index(action.skill)) + (" timed" if timed else ""),
-             deck_line(counts), odds_line(counts), "Chance  " + pct(ctl.chance(action)),
-             risk_line(*ctl.risks(action)), tally(action)]
-    draws = "Draws %-3d Redr %d" % (action.draws, action.redraws_left)
-    if ctl.warn:  # R21: white, a colour no card has
-        return lines + ["DRAW IN %ds!" % ctl.warn, "S:stop now"], "white"
-    if not sum(counts):  # R22: nothing to draw until the referee adds cards (R19)
-        return lines + ["Deck empty:", "call the referee"], None
-    waiting = "Auto draw in %ds" % ctl.seconds_left() if timed else draws
-    return lines + [waiting, "D:draw  S:stop"], None
-
-
-def card_label(action, colour, applied):
-    """What the card did: "Success 1 of 3" (successes after it, of those needed, R10, R11),
-    "Setback" (R12), "Complication 2" (the action's count after it, R13), "Catastrophe"
-    (R14). A card not yet applied (R15) says what it will do if accepted, the same label it
-    keeps then: the lead decides on a redraw by exactly that."""
-    kind = part(KINDS, COLOURS.index(colour))
-    if colour == GREEN:
-        won = action.successes
-        if not applied:
-            won += action.green_gain()  # R10, R11
-        # automatic successes may pass those needed; the label stops at done
-        return "%s %d of %d" % (kind, min(won, action.needed), action.needed)
-    if colour == RED:
-        return "%s %d" % (kind, action.complications + (0 if applied else 1))
-    return kind
-
-
-def card_lines(ctl):
-    action = ctl.action
-    colour = ctl.card
-    index = COLOURS.index(colour)
-    lines = [part(CNAMES, index) + " card", card_label(action, colour, ctl.applied)]
-    lines += (wrap(words(action.skill, colour)) + [""])[:2]
-    if not ctl.applied:
-        return lines + ["Redraws left %d" % action.redraws_left, "D:accept",
-                        "H:redraw"], colour  # R15
-    outcome = OUTCOMES.get(action.state) or tally(action)
-    return lines + [outcome, "", "D:go on"], colour
-
-
-# -- graphics for the screens played most (pictures.py draws them; the lines stay) ----------
-def active_art(ctl, lines):
-    """The deck, the chance in large digits (R26), draws and redraws (or the time to the next
-    timed draw); under the digits the risks (a complication, a black), or the timed warning,
-    then the tally at the foot."""
-    action = ctl.action
-    side = ("Draw%2d" % action.draws, "Redr %d" % action.redraws_left)
-    if ctl.warn:
-        hint = "DRAW %ds  S:stop" % ctl.warn
-    else:
-        # the risks under the large digits (lines[4]); an empty deck's words instead
-        hint = lines[4] if sum(action.deck.counts()) else lines[7]
-        if ctl.settings["timed"]:  # no countdown to a draw an empty deck will not give (R22)
-            side = ("in %2ds" % ctl.seconds_left() if sum(action.deck.counts()) else "Empty",
-                    side[0])
-    return ("deck", action.skill, part(NAMES, SKILLS.index(action.skill)),
-            action.deck.counts(), pct(ctl.chance(action)).strip(), side, (hint, tally(action)))
-
-
-def card_art(ctl, lines):
-    """The drawn card, large, with its colour word, the label of what it did (lines[1]) and
-    the action's words (R24); at the foot, where the active screen has its tally: the tally,
-    the black's outcome, or the hint while a redraw is possible."""
-    action = ctl.action
-    if not ctl.applied:
-        foot = "D:ok  H:redraw"
-    else:
-        # a success shows in the tally itself, in its place; a black's outcome replaces it
-        foot = action.state != SUCCEEDED and OUTCOMES.get(action.state) or tally(action)
-    label = lines[1]
-    if len(label) > 14:  # beside the card only 14 fit: the number stays whole
-        label = label[:5] + ". " + label.split(" ")[-1]  # "Complication 10" -> "Compl. 10"
-    return ("card", action.skill, part(NAMES, SKILLS.index(action.skill)),
-            action.deck.counts(), ctl.card, label,
-            wrap(words(action.skill, ctl.card), 14)[:2], (foot,))
-
-
 def message_lines(ctl):
     title, lines, _ = ctl.msg
     return [title] + lines + ["", "Any key: back"], None
@@ -944,9 +665,9 @@ def message_lines(ctl):
 # The tables, by screen name. The on-demand modules (ON_DEMAND) add their screens to PRESS
 # and LINES when loaded. A screen missing from PRESS ignores its buttons; only set-up takes
 # long presses (but hold STOP, which _global_rules handles on every screen).
-PRESS = {"setup": press_setup, "active": press_active, "card": press_card}
+PRESS = {"setup": press_setup}
 LONG = {"setup": long_setup}
-LINES = {"setup": setup_lines, "active": active_lines, "card": card_lines,
+LINES = {"setup": setup_lines,
          "message": message_lines}
 TICK = {}  # the timed draw (R21) is no screen's: tick runs it on every one
-ART = {"active": active_art, "card": card_art}   # screens drawn as graphics
+ART = {}  # screens drawn as graphics (draws.py's active and card)

@@ -1,4 +1,6 @@
-# The deck: colours, building (R2-R7) and compounding (R8).
+# The deck: colours, building (R2-R7) and compounding (R8), and RuleError, which every part of
+# the engine raises (action.py imports it from here, and the engine contract from action.py),
+# so that the controller can catch it at set-up without loading the Action.
 # Pure: no I/O, no time, no randomness. Runs the same under CPython and MicroPython.
 
 GREEN = "green"    # R1 success
@@ -10,6 +12,10 @@ COLOURS = (GREEN, YELLOW, RED, BLACK)  # also the index order of a draw (R9)
 BASE = (2, 2, 1, 0)  # R2: 2 green, 2 yellow, 1 red, 0 black
 MAX_SETTING = 9      # ranks, helpers, bonus and difficulty cards are 0-9
 MAX_CARDS = 999      # of one colour in a deck: far beyond any deck the rules can build
+
+
+class RuleError(Exception):
+    """An operation the rules forbid at this moment. The action is left unchanged."""
 
 
 def check_int(name, value, low, high):

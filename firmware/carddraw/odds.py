@@ -131,7 +131,6 @@ def remaining(a):
         return None
     g, y, r, b = a.deck.counts()
     successes = a.successes
-    auto_bonus = min(a.auto, a.ranks)
     auto_applied = a.auto_applied
     pending = a.pending
     if pending == GREEN:
@@ -140,11 +139,18 @@ def remaining(a):
         auto_applied = True
     elif pending == YELLOW or pending == RED:
         _, y, r, b = settle(0, y + 1, r, b)  # R12/R13 add a yellow, then R8
-    # greens still to draw (R10), the first of them bringing the automatic successes (R11)
-    left = a.needed - successes
-    if left > 0 and not auto_applied and auto_bonus:
+    return (g, y, r, b), greens_left(a.needed, successes,
+                                     0 if auto_applied else min(a.auto, a.ranks))
+
+
+def greens_left(needed, successes, auto_bonus):
+    """Greens still to draw (R10) for `needed` successes with `successes` won, the first of
+    them bringing `auto_bonus` automatic successes besides its own (R11; 0 once they came).
+    remaining() uses it for an Action, the set-up screen for the action it would start."""
+    left = needed - successes
+    if left > 0 and auto_bonus:
         left = 1 + max(0, left - 1 - auto_bonus)
-    return (g, y, r, b), max(0, left)
+    return max(0, left)
 
 
 def action_chance(a, tail=TAIL):

@@ -3,7 +3,8 @@
 # the controller only while one of them is shown (controller.load), like referee.py, so
 # none of it is in the heap after boot. Each screen adds a handler to controller.PRESS, a
 # line-builder to controller.LINES, and the countdown a clock handler to controller.TICK.
-from carddraw.controller import FINISH_MS, NAMES, SKILLS, part, tally, words, wrap
+from carddraw.controller import FINISH_MS, NAMES, SKILLS, part, wrap
+from carddraw.draws import stop, tally, words  # in RAM while the action lasts
 from carddraw.action import STOPPED
 from carddraw.deck import BLACK
 
@@ -15,7 +16,7 @@ NO_RETRY = "No retry today."  # R16: a stop short of success is a failed attempt
 
 def press_confirm(ctl, button):
     if button == "DRAW":
-        ctl.stop_action()
+        stop(ctl)
     else:
         ctl.beep("click")
         ctl.goto("active")

@@ -7,7 +7,7 @@
 #                      set-up: RANK +1 red, HELP +2 red, DRAW +1 black, hold RANK +1 yellow,
 #                      hold HELP none. Hold DRAW: more (the options menu: any mix of cards,
 #                      successes needed...). STOP: back, nothing changed.
-# The difficulty resets for each new action (controller._start) unless the referee froze the
+# The difficulty resets for each new action (draws.start) unless the referee froze the
 # task; a frozen task never reaches this screen (set-up refuses it).
 from carddraw import settings as known
 from carddraw.controller import long_setup
