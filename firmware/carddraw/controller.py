@@ -13,7 +13,7 @@ difficulty picker), outcome.py (the stop question, black card, success, finishin
 failed); they add their
 entries to the tables when loaded and are dropped when closed, so they are not in the heap
 after boot. Handlers use the controller's methods goto, say, beep, record, change, move,
-leave, home, rearm, end and clear.
+leave, home, rearm and clear, and play() for the action's own code (draws.py).
 
 Buttons: RANK, HELP, DRAW, STOP; a long press (about 0.8 s) is a separate event and fires no
 short press. In menus RANK moves up, HELP moves down, DRAW chooses, STOP goes back; on a
@@ -107,7 +107,7 @@ Log records (take_log), each {"ev": ..., "ms": now_ms, ...}:
 from carddraw import config, settings as known
 from carddraw.config import COLS, ROWS, TITLE_COLS
 from carddraw.deck import RuleError, build_deck
-from carddraw.odds import chance, action_risk, fmt_chance, greens_left
+from carddraw.odds import chance, fmt_chance, greens_left
 
 WARN_MS = 5000         # R21 warning before a timed draw
 FINISH_MS = 60000      # R23
@@ -118,7 +118,6 @@ SKILLS = config.SKILLS
 # top of its characters: so the texts live in a few long strings, split where shown.
 NAMES = "Surgery|Repair|Scan"                       # by SKILLS
 CNAMES = "Green|Yellow|Red|Black"                   # by deck.COLOURS
-MENU_ROWS = ROWS - 2   # a menu shows this many rows between its title and its hint
 LOCKED = ("lock", "refmenu", "adjust", "newcode")  # referee screens
 HELD = ("refmenu", "adjust", "newcode")  # reached only with the code: a timed draw waits (R21)
 SCREENS = ("setup", "options", "active", "confirm", "card", "referee", "success", "finishing",
@@ -130,6 +129,9 @@ ON_DEMAND = {"active": PLAY, "card": PLAY, "options": "options", "lock": "refere
              "referee": "outcome", "success": "outcome", "finishing": "outcome",
              "summary": "outcome", "failed": "outcome", "task": "task"}
 LOADED = []  # the on-demand modules in RAM now
+# What an on-demand module brings into RAM besides itself, dropped with it (unload): a module
+# still using one keeps its own reference, so dropping is safe; the next import loads it again.
+BROUGHT = {PLAY: ("saved", "action"), "options": ("menu",), "referee": ("menu", "lockcode")}
 
 
 class View:
@@ -189,21 +191,6 @@ def pct(p):
     return "%6s" % fmt_chance(p)
 
 
-def menu_lines(title, labels, values, cursor, editing, hint):
-    """A menu: the title, a window of rows around the cursor (the chosen row marked with >, a
-    value being edited in <>), then the hint, or how to edit while editing."""
-    rows = []
-    for index in range(len(labels)):
-        value = values[index]
-        if editing and index == cursor:
-            value = "<%s>" % value
-        rows.append("%s%-10s%5s" % (">" if index == cursor else " ", labels[index], value))
-    top = 0
-    if len(rows) > MENU_ROWS:
-        top = min(max(0, cursor - MENU_ROWS + 1), len(rows) - MENU_ROWS)
-    return [title] + rows[top:top + MENU_ROWS] + ["RANK- HELP+ D:ok" if editing else hint]
-
-
 # -- the on-demand modules --------------------------------------------------------------------
 def load(name):
     """Bring in an on-demand module's screens: its handlers join PRESS (and TICK) and its
@@ -237,9 +224,8 @@ def unload(name):
     if name in LOADED:
         LOADED.remove(name)
     config.forget(name)
-    if name == PLAY:  # the engine's Action (and its snapshots) came with the action
-        config.forget("saved")
-        config.forget("action")
+    for other in BROUGHT.get(name, ()):
+        config.forget(other)
 
 
 def code_for(table, screen):
@@ -509,11 +495,6 @@ class Controller:
         self.due = self.now + self.settings["interval"] * 1000
         self.warn = 0
 
-    def end(self, outcome):
-        action = self.action
-        self.record("end", outcome=outcome, successes=action.successes, needed=action.needed,
-                    complications=action.complications, draws=action.draws)
-
     def clear(self):
         """The action is over: back to set-up."""
         self.action = None
@@ -532,22 +513,6 @@ class Controller:
             self._cval = chance(counts, greens)[0]  # R7, R11: the greens it takes
             self._ckey = key
         return self._cval
-
-    def chance(self, action):
-        """R26, the costly part of a view: computed once per deck and progress."""
-        key = (action.deck.counts(), action.successes, action.auto_applied, action.state,
-               action.pending)
-        if key != self._ckey:
-            odds = action_risk(action)  # R26 and the risks beside it, in one sweep
-            self._cval = odds[0]
-            self._crisk = odds[1:3]
-            self._ckey = key
-        return self._cval
-
-    def risks(self, action):
-        """(red, black): the chances of a complication and of a black, beside chance()."""
-        self.chance(action)
-        return self._crisk
 
     # -- plumbing -----------------------------------------------------------------------------
     def _failsafe(self, error, where):

@@ -11,7 +11,7 @@ from carddraw.config import COLS
 from carddraw.controller import (NAMES, SKILLS, CNAMES, WARN_MS, FINISH_MS, HELD, part, wrap,
                                  deck_line, pct)
 from carddraw.deck import COLOURS, GREEN, RED, BLACK, check_colour
-from carddraw.odds import next_card, fmt_chance
+from carddraw.odds import next_card, fmt_chance, action_risk
 
 # On the board every separate string costs some 30 bytes on top of its characters: the texts
 # live in a few long strings, split where shown (controller.part).
@@ -63,7 +63,7 @@ def start(ctl):
                needed=action.needed, auto=action.auto, redraws=action.redraws,
                referee=action.referee, timed=settings["timed"],
                interval=settings["interval"], deck=list(action.deck.counts()),
-               chance=round(ctl.chance(action), 4), chain=ctl.chained)
+               chance=round(chance(ctl, action), 4), chain=ctl.chained)
     if not settings["frozen"]:  # R6: each action its own difficulty, unless the referee's
         for name in known.DIFFICULTY:
             ctl.change(name, 0)
@@ -71,6 +71,32 @@ def start(ctl):
     ctl.beep("click")
     ctl.goto("active")
     return action
+
+
+def chance(ctl, action):
+    """R26, the costly part of a view: computed once per deck and progress (the set-up
+    screen's figure before the start is controller.planned_chance)."""
+    key = (action.deck.counts(), action.successes, action.auto_applied, action.state,
+           action.pending)
+    if key != ctl._ckey:
+        odds = action_risk(action)  # R26 and the risks beside it, in one sweep
+        ctl._cval = odds[0]
+        ctl._crisk = odds[1:3]
+        ctl._ckey = key
+    return ctl._cval
+
+
+def risks(ctl, action):
+    """(red, black): the chances of a complication and of a black, beside chance()."""
+    chance(ctl, action)
+    return ctl._crisk
+
+
+def end(ctl, outcome):
+    """The action's one and final end record (R14, R16, R17)."""
+    action = ctl.action
+    ctl.record("end", outcome=outcome, successes=action.successes, needed=action.needed,
+               complications=action.complications, draws=action.draws)
 
 
 def home(ctl):
@@ -177,17 +203,17 @@ def accept(ctl):
                complications=action.complications)
     if state == SUCCEEDED:
         ctl.beep("success")
-        ctl.end(state)
+        end(ctl, state)
     elif state == FAILED:
         ctl.beep("fail")
-        ctl.end(state)
+        end(ctl, state)
 
 
 def stop(ctl):
     action = ctl.action
     action.stop()  # R16
     ctl.record("stop", successes=action.successes, needed=action.needed, draws=action.draws)
-    ctl.end(STOPPED)
+    end(ctl, STOPPED)
     ctl.beep("fail")
     ctl.ended = "finishing"  # R16: a stop, like a success, goes to the finishing (R23)
     ctl.fin_end = ctl.now + FINISH_MS
@@ -277,8 +303,8 @@ def active_lines(ctl):
     timed = ctl.settings["timed"]
     counts = action.deck.counts()
     lines = [part(NAMES, SKILLS.index(action.skill)) + (" timed" if timed else ""),
-             deck_line(counts), odds_line(counts), "Chance  " + pct(ctl.chance(action)),
-             risk_line(*ctl.risks(action)), tally(action)]
+             deck_line(counts), odds_line(counts), "Chance  " + pct(chance(ctl, action)),
+             risk_line(*risks(ctl, action)), tally(action)]
     draws = "Draws %-3d Redr %d" % (action.draws, action.redraws_left)
     if ctl.warn:  # R21: white, a colour no card has
         return lines + ["DRAW IN %ds!" % ctl.warn, "S:stop now"], "white"
@@ -334,7 +360,7 @@ def active_art(ctl, lines):
             side = ("in %2ds" % ctl.seconds_left() if sum(action.deck.counts()) else "Empty",
                     side[0])
     return ("deck", action.skill, part(NAMES, SKILLS.index(action.skill)),
-            action.deck.counts(), pct(ctl.chance(action)).strip(), side, (hint, tally(action)))
+            action.deck.counts(), pct(chance(ctl, action)).strip(), side, (hint, tally(action)))
 
 
 def card_art(ctl, lines):

@@ -8,7 +8,8 @@
 #                      referee froze (settings.FROZEN) are refused with a message.
 #                      STOP: back to set-up, the changes logged.
 from carddraw import config, settings as known
-from carddraw.controller import SKILLS, NAMES, menu_lines, part
+from carddraw.controller import SKILLS, NAMES, part
+from carddraw.menu import menu_lines
 
 
 def shown_value(name, value):

@@ -16,7 +16,8 @@
 from carddraw import lockcode, settings as known
 from carddraw.action import ACTIVE, FAILED, REFEREE
 from carddraw.config import COLS
-from carddraw.controller import CNAMES, deck_line, menu_lines
+from carddraw.controller import CNAMES, deck_line
+from carddraw.menu import menu_lines
 from carddraw.deck import COLOURS
 
 LOCK_TEXT = "Referee lock|Enter the code|with R H D S:|"
@@ -126,7 +127,7 @@ def fail(ctl):
     ctl.action.referee_end()  # R14
     ctl.card = None
     ctl.record("referee", decision="end")
-    ctl.end(FAILED)
+    ctl.play().end(ctl, FAILED)
     ctl.beep("fail")
     ctl.goto("failed")
 
