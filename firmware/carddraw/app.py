@@ -327,12 +327,11 @@ def main():
     """Start the device: called by main.py on the board. DRAW held at power-on runs the
     self-test first (tools/sim/simhost.py boots the same way)."""
     import asyncio
-    from carddraw.rng import Rng
     import sys
     from carddraw.board import Board
     from carddraw.store import Store
     board = Board()
-    app = App(board, Store(), Rng(), board.ticks_ms())   # seeded from os.urandom (R9)
+    app = App(board, Store(), None, board.ticks_ms())  # rng None: the controller's own (R9)
     if "DRAW" in board.buttons.held():
         app.begin_selftest(app.last_input)
     import gc

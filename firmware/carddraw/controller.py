@@ -239,10 +239,7 @@ def code_for(table, screen):
 
 class Controller:
     def __init__(self, settings=None, rng=None, now_ms=0, resume=None):
-        if rng is None:
-            from carddraw.rng import Rng
-            rng = Rng()   # the device's own generator, seeded from os.urandom (R9)
-        self.rng = rng
+        self._rng = rng           # None: the device's own, made when first needed (rng)
         self.settings = known.check(settings)[0]
         self.settings_version = 0
         self.resume_version = 0
@@ -349,6 +346,20 @@ class Controller:
         return {"v": 1, "screen": self.home(), "action": saved.to_dict(action),
                 "undo": self.undo, "card": self.card, "applied": self.applied,
                 "ended": self.ended}
+
+    @property
+    def rng(self):
+        """The generator that picks the cards (R9): the one given, or the device's own, seeded
+        from os.urandom when the first card is drawn (or the bench seeds it), so that neither
+        it nor rng.py is in the heap after boot."""
+        if self._rng is None:
+            from carddraw.rng import Rng
+            self._rng = Rng()
+        return self._rng
+
+    @rng.setter
+    def rng(self, rng):
+        self._rng = rng
 
     seeded = False  # seed() chose the cards: every record and every screen says so until reboot
 

@@ -74,7 +74,7 @@ def load_action(store):
 def action_lost(store, why):
     """R14: no escape from a black by deleting or spoiling action.json. When the log's last
     start/end record is a start, that action ends here, as lost. -> whether it did."""
-    if not store._open():
+    if not store._open() or store._seq == 1:  # no log, or no record in it: nothing open
         return False
     from carddraw import logrepair  # only when action.json is missing or damaged
     if not logrepair.open_action(store):

@@ -7,7 +7,7 @@ and how fast simulated time runs. All measured in the MicroPython VM on the stan
   most, and half a frame (512) on average, plus the command bytes that address the changed
   column windows (6 a page). The return to the deck counts the other screens a DRAW leads
   to as well (success, set-up: text screens, drawn whole).
-- Heap after boot: gc.mem_alloc() after Board(), Store(), Rng(), App() and the loop's first
+- Heap after boot: gc.mem_alloc() after Board(), Store(), App() and the loop's first
   pass (the first frame drawn), as app.main() boots on a fresh device (no files on flash),
   less the same steps with nothing booted. Then where it goes: each module boot loads, and
   each of main()'s steps, measured one by one (breakdown()); and what each module that boot
@@ -57,12 +57,11 @@ RESULT = gc.mem_alloc() - before
 """
 
 FIRMWARE_BOOT = """
-from carddraw.rng import Rng
 from carddraw.board import Board
 from carddraw.store import Store
 from carddraw.app import App
 board = Board()
-app = App(board, Store(), Rng(), 0)
+app = App(board, Store(), None, 0)
 app.loop_pass(0)
 """
 
@@ -153,8 +152,7 @@ os.chdir("/flash")
 BOOT_STEPS = (
     ("Board()", "from carddraw.board import Board\nboard = Board()"),
     ("Store()", "from carddraw.store import Store\nstore = Store()"),
-    ("Rng()", "from carddraw.rng import Rng\nrng = Rng()"),
-    ("App()", "from carddraw.app import App\napp = App(board, store, rng, 0)"),
+    ("App()", "from carddraw.app import App\napp = App(board, store, None, 0)"),
     ("loop_pass(0)", "app.loop_pass(0)"),
 )
 
@@ -283,11 +281,10 @@ gc.collect()
 before = gc.mem_alloc()
 
 def boot():
-    from carddraw.rng import Rng
     from carddraw.board import Board
     from carddraw.store import Store
     from carddraw.app import App
-    app = App(Board(), Store(), Rng(), 0)
+    app = App(Board(), Store(), None, 0)
     app.loop_pass(0)
     return app
 

@@ -2,7 +2,8 @@
 on the hardware stand-ins (machine.py, neopixel.py), stepped on a virtual clock.
 
 The firmware does not know it is simulated. Device() boots exactly as carddraw.app.main()
-does (Board(), Store() in the current folder, App(board, store, Rng(), now); with DRAW held
+does (Board(), Store() in the current folder, App(board, store, rng, now), the rng seeded
+from the simulator's seed where main() leaves it to the controller; with DRAW held
 at power-on, app.begin_selftest(); the USB serial handed to app.listen() as main() hands
 sys.stdin to app.run()) and each step() is the firmware's own App.loop_pass(now): the very
 pass App.run() makes on the board (the console's lines, the app's work or the self-test's,
