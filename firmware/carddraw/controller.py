@@ -104,9 +104,9 @@ Log records (take_log), each {"ev": ..., "ms": now_ms, ...}:
   lock     a wrong or refused code: "result" ("wrong", "refused"), "fails" (never the code)
   seed, chain, error ("msg": a bug caught and shown instead of crashing)
 """
-from carddraw import config, settings as known
+from carddraw import config
 from carddraw.config import COLS, ROWS, TITLE_COLS
-from carddraw.deck import RuleError, build_deck
+from carddraw.deck import COLOURS, RuleError, build_deck
 from carddraw.odds import chance, fmt_chance, greens_left
 
 WARN_MS = 5000         # R21 warning before a timed draw
@@ -131,7 +131,8 @@ ON_DEMAND = {"active": PLAY, "card": PLAY, "options": "options", "lock": "refere
 LOADED = []  # the on-demand modules in RAM now
 # What an on-demand module brings into RAM besides itself, dropped with it (unload): a module
 # still using one keeps its own reference, so dropping is safe; the next import loads it again.
-BROUGHT = {PLAY: ("saved", "action"), "options": ("menu",), "referee": ("menu", "lockcode")}
+BROUGHT = {PLAY: ("saved", "action", "settings"), "options": ("menu", "settings"),
+           "referee": ("menu", "lockcode", "settings"), "task": ("settings",)}
 
 
 class View:
@@ -205,6 +206,17 @@ def load(name):
     return module
 
 
+def checked(data):
+    """settings.check (every key, R3, the ranges): the one check, with settings.py imported
+    for the call and dropped again, as the store's readers are. The screens that change
+    settings import it themselves, so it is not in the heap while the set-up screen waits."""
+    from carddraw import settings
+    try:
+        return settings.check(data)[0]
+    finally:
+        config.forget("settings")
+
+
 def imported(name):
     """The module carddraw.<name>, imported if need be (the on-demand modules import this
     one: named at run time, they make no import cycle)."""
@@ -240,7 +252,7 @@ def code_for(table, screen):
 class Controller:
     def __init__(self, settings=None, rng=None, now_ms=0, resume=None):
         self._rng = rng           # None: the device's own, made when first needed (rng)
-        self.settings = known.check(settings)[0]
+        self.settings = checked(settings)
         self.settings_version = 0
         self.resume_version = 0
         self.now = now_ms
@@ -608,7 +620,7 @@ def planned_deck(settings):
     """The deck the action set-up would start begins with (R2-R8), as settings.action_from
     builds it, without the engine's Action (not in the heap until an action starts)."""
     return build_deck(settings["ranks"], settings["helpers"], settings["bonus"],
-                      *[settings[colour] for colour in known.DIFFICULTY]).counts()
+                      *[settings[colour] for colour in COLOURS]).counts()
 
 
 def team_line(settings):
@@ -623,7 +635,7 @@ def team_line(settings):
 
 def task_line(settings):
     """The task's difficulty cards (R6): "none", "+1 red", or "+2Y +3R +1B" for a mix."""
-    added = [(name, settings[name]) for name in known.DIFFICULTY if settings[name]]
+    added = [(name, settings[name]) for name in COLOURS if settings[name]]
     if not added:
         return "Task  none"
     if len(added) == 1:

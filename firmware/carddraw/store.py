@@ -35,7 +35,7 @@ _depth = 0           # calls into storeread under way (they nest: a load logs, w
 
 def _reading(fn, *args):
     """storeread.<fn>(*args), storeread imported for the call and, once the outermost such
-    call returns, dropped again with logrepair (which storeread imports when needed)."""
+    call returns, dropped again with logrepair and settings (which it imports)."""
     global _depth
     from carddraw import storeread
     _depth += 1
@@ -46,6 +46,7 @@ def _reading(fn, *args):
         if not _depth:
             config.forget("storeread")  # under MicroPython only (config.forget)
             config.forget("logrepair")
+            config.forget("settings")   # storeread's check of the settings file
 
 
 def check_action(state):
