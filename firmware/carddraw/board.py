@@ -149,15 +149,16 @@ class Led:
 
 
 # -- Buzzer --------------------------------------------------------------------------------
-# Each pattern is (frequency in Hz, milliseconds) steps; frequency 0 is a rest.
+# Each pattern is its steps, frequency in Hz then milliseconds, one pair after another;
+# frequency 0 is a rest. One flat tuple a pattern, not a tuple a step: a third of the RAM.
 PATTERNS = {
-    "click": ((2400, 12),),
-    "card": ((1400, 40), (0, 25), (1900, 60)),
-    "warn": ((880, 120), (0, 80), (880, 120)),
-    "success": ((1047, 90), (1319, 90), (1568, 180)),
-    "fail": ((392, 160), (330, 160), (262, 280)),
-    "black": ((196, 320), (0, 60), (147, 450)),
-    "error": ((3000, 60), (0, 50), (3000, 60), (0, 50), (3000, 60)),
+    "click": (2400, 12),
+    "card": (1400, 40, 0, 25, 1900, 60),
+    "warn": (880, 120, 0, 80, 880, 120),
+    "success": (1047, 90, 1319, 90, 1568, 180),
+    "fail": (392, 160, 330, 160, 262, 280),
+    "black": (196, 320, 0, 60, 147, 450),
+    "error": (3000, 60, 0, 50, 3000, 60, 0, 50, 3000, 60),
 }
 
 
@@ -167,8 +168,8 @@ class Buzzer:
     def __init__(self):
         self._pwm = PWM(Pin(config.BUZZER_PIN), freq=1000, duty_u16=0)
         self.enabled = config.FLAGS["buzzer"]
-        self.pattern = None    # the steps playing, or None
-        self._step = 0
+        self.pattern = None    # the steps playing (flat, as in PATTERNS), or None
+        self._step = 0         # the index of the step's frequency in the pattern
         self._start = 0        # tick at which the pattern started
         self._end = 0          # ms after _start at which the current step ends
 
@@ -178,10 +179,12 @@ class Buzzer:
             if pattern not in PATTERNS:
                 raise ValueError("no buzzer pattern %r" % (pattern,))
             pattern = PATTERNS[pattern]
+        else:
+            pattern = [number for step in pattern for number in step]
         self.stop()
         if self.enabled and pattern:
             self.pattern = pattern
-            self._step = -1
+            self._step = -2
             self._start = now_ms
             self._end = 0
             self.update(now_ms)
@@ -197,12 +200,12 @@ class Buzzer:
         # not stretch the pattern; a very late one skips the steps it missed.
         elapsed = ticks_diff(now_ms, self._start)
         while elapsed >= self._end:
-            self._step += 1
+            self._step += 2
             if self._step >= len(self.pattern):
                 self.stop()
                 return
-            hz, ms = self.pattern[self._step]
-            self._end += ms
+            hz = self.pattern[self._step]
+            self._end += self.pattern[self._step + 1]
             if hz and elapsed < self._end:
                 self._pwm.freq(hz)
                 self._pwm.duty_u16(32768)   # a square wave: loudest on a piezo
