@@ -10,8 +10,8 @@ import pytest
 
 from carddraw import config, lockcode, saved
 from carddraw.action import Action
-from carddraw.controller import Controller, View, wrap, deck_line, pct
-from carddraw.draws import words, odds_line
+from carddraw.controller import Controller, View, wrap, deck_line
+from carddraw.draws import words, odds_line, pct
 from carddraw.deck import COLOURS
 from carddraw.odds import success_chance, next_card, fmt_chance
 from carddraw.settings import OPTIONS as OPTS, check

@@ -14,8 +14,8 @@ from hypothesis import given, settings, strategies as st
 from conftest import ROOT, SeqRng
 from carddraw import config, pictures, saved, screens
 from carddraw.action import Action
-from carddraw.controller import Controller, pct
-from carddraw.draws import odds_line, risk_line
+from carddraw.controller import Controller
+from carddraw.draws import odds_line, pct, risk_line
 from carddraw.deck import COLOURS, settle
 from carddraw.odds import (MAX_STEPS, action_chance, action_risk, fmt_chance, next_card, risk,
                            success_chance)

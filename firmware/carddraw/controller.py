@@ -107,7 +107,6 @@ Log records (take_log), each {"ev": ..., "ms": now_ms, ...}:
 from carddraw import config
 from carddraw.config import COLS, ROWS, TITLE_COLS
 from carddraw.deck import COLOURS, RuleError, build_deck
-from carddraw.odds import chance, fmt_chance, greens_left
 
 WARN_MS = 5000         # R21 warning before a timed draw
 FINISH_MS = 60000      # R23
@@ -131,7 +130,7 @@ ON_DEMAND = {"active": PLAY, "card": PLAY, "options": "options", "lock": "refere
 LOADED = []  # the on-demand modules in RAM now
 # What an on-demand module brings into RAM besides itself, dropped with it (unload): a module
 # still using one keeps its own reference, so dropping is safe; the next import loads it again.
-BROUGHT = {PLAY: ("saved", "action", "settings"), "options": ("menu", "settings"),
+BROUGHT = {PLAY: ("saved", "action", "settings", "odds"), "options": ("menu", "settings"),
            "referee": ("menu", "lockcode", "settings"), "task": ("settings",)}
 
 
@@ -185,11 +184,6 @@ def wrap(text, width=COLS):
 
 def deck_line(counts):
     return "G%2d Y%2d R%2d B%2d" % counts  # R20
-
-
-def pct(p):
-    # R26 by the one rule every screen and tool uses: "<0.1%", never "0%", for a long shot
-    return "%6s" % fmt_chance(p)
 
 
 # -- the on-demand modules --------------------------------------------------------------------
@@ -280,8 +274,9 @@ class Controller:
         self._log = []
         self._view = None
         self._sec = None
-        self._ckey = None
+        self._ckey = None       # draws.chance's figures, and what they were worked out for
         self._cval = 0.0
+        self._planned = None    # (settings_version, deck counts, chance) for set-up (planned)
         if resume:
             self.play().restore(self, resume)
         self._rs = self.resume_state()
@@ -526,16 +521,24 @@ class Controller:
         self.applied = False
         self.goto("setup")
 
-    def planned_chance(self, counts):
-        """R26 for the action set-up would start (the same figure success_chance gives it
-        once started): computed once per change of the settings."""
-        settings = self.settings
-        key = self.settings_version
-        if key != self._ckey:
-            greens = greens_left(settings["needed"], 0, min(settings["auto"], settings["ranks"]))
-            self._cval = chance(counts, greens)[0]  # R7, R11: the greens it takes
-            self._ckey = key
-        return self._cval
+    def planned(self):
+        """(deck counts, chance as shown) for the action set-up would start (R2-R8, R26: the
+        figure success_chance gives it once started), worked out once per change of the
+        settings. odds.py is imported for the sum and dropped again, as the store's readers
+        are: the set-up screen the device waits on carries neither it nor the Action."""
+        if self._planned is None or self._planned[0] != self.settings_version:
+            settings = self.settings
+            counts = build_deck(settings["ranks"], settings["helpers"], settings["bonus"],
+                                *[settings[colour] for colour in COLOURS]).counts()
+            from carddraw import odds
+            try:
+                greens = odds.greens_left(settings["needed"], 0,  # R7, R11: greens it takes
+                                          min(settings["auto"], settings["ranks"]))
+                shown = odds.fmt_chance(odds.chance(counts, greens)[0])
+            finally:
+                config.forget("odds")
+            self._planned = (self.settings_version, counts, shown)
+        return self._planned[1:]
 
     # -- plumbing -----------------------------------------------------------------------------
     def _failsafe(self, error, where):
@@ -606,21 +609,14 @@ def setup_lines(ctl):
         title += " REF"
     if settings["timed"]:
         title += " T%d" % settings["interval"]
-    counts = planned_deck(settings)
+    counts, chance = ctl.planned()
     needed = settings["needed"]
     return ["Chain set-up" if ctl.chained else "Set-up", title,
             "Ranks %d  Help %d" % (settings["ranks"], settings["helpers"]),
             team_line(settings), task_line(settings), deck_line(counts),
             ("Need %d " % needed if needed > 1 else "Chance  ")
-            + pct(ctl.planned_chance(counts)),
+            + "%6s" % chance,
             "Task set by ref" if settings["frozen"] else "S:task  D:start"], None
-
-
-def planned_deck(settings):
-    """The deck the action set-up would start begins with (R2-R8), as settings.action_from
-    builds it, without the engine's Action (not in the heap until an action starts)."""
-    return build_deck(settings["ranks"], settings["helpers"], settings["bonus"],
-                      *[settings[colour] for colour in COLOURS]).counts()
 
 
 def team_line(settings):

@@ -9,7 +9,7 @@ from carddraw import settings as known
 from carddraw.action import ACTIVE, SUCCEEDED, STOPPED, FAILED, REFEREE
 from carddraw.config import COLS
 from carddraw.controller import (NAMES, SKILLS, CNAMES, WARN_MS, FINISH_MS, HELD, part, wrap,
-                                 deck_line, pct)
+                                 deck_line)
 from carddraw.deck import COLOURS, GREEN, RED, BLACK, check_colour
 from carddraw.odds import next_card, fmt_chance, action_risk
 
@@ -34,6 +34,11 @@ def words(skill, colour):
 def odds_line(counts):
     # R25, whole percents by the one rule (fmt_chance): a card that can come is never "0%"
     return "".join(["%4s" % fmt_chance(p, 0) for p in next_card(counts)])
+
+
+def pct(p):
+    # R26 by the one rule every screen and tool uses: "<0.1%", never "0%", for a long shot
+    return "%6s" % fmt_chance(p)
 
 
 def risk_line(red, black):
