@@ -130,8 +130,9 @@ ON_DEMAND = {"active": PLAY, "card": PLAY, "options": "options", "lock": "refere
 LOADED = []  # the on-demand modules in RAM now
 # What an on-demand module brings into RAM besides itself, dropped with it (unload): a module
 # still using one keeps its own reference, so dropping is safe; the next import loads it again.
-BROUGHT = {PLAY: ("saved", "action", "settings", "odds"), "options": ("menu", "settings"),
-           "referee": ("menu", "lockcode", "settings"), "task": ("settings",)}
+BROUGHT = {PLAY: ("saved", "action", "settings", "odds", "pictures"),  # pictures: screens.py's
+           "options": ("menu", "settings"), "referee": ("menu", "lockcode", "settings"),
+           "task": ("settings",)}
 
 
 class View:

@@ -1,0 +1,117 @@
+"""What the device holds in RAM while the set-up screen waits (issue 9's boot heap).
+
+Boot loads only the shell (app, board, the display driver, the store's writing side), the
+controller with the set-up screen, the deck and the log's line format. The action's code
+(draws.py) comes with the action, with the engine's Action, the odds and the card picker,
+and goes when the action is over; the set-up screen's chance (R26) is worked out with
+odds.py imported for the sum and dropped; settings.py is imported for its checks and by the
+screens that change settings. These tests hold that in the MicroPython VM (where dropped
+modules really leave), and that the set-up screen shows exactly what the started action
+then has: the deck (R2-R8) and the chance (R26).
+"""
+import textwrap
+
+from hypothesis import given, settings as hsettings, strategies as st
+
+from conftest import FIRMWARE, ROOT, run_in_vm
+from carddraw import settings as known
+from carddraw.controller import Controller, deck_line
+from carddraw.odds import success_chance
+from carddraw.draws import pct
+
+SIM = ROOT + "/tools/sim"
+BOOT = {"app", "board", "button", "config", "controller", "deck", "logline", "screens",
+        "ssd1306", "store"}
+ACTION = {"draws", "action", "odds", "rng", "saved", "settings"}
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(skill=st.sampled_from(["surgery", "repair", "scan"]), ranks=st.integers(0, 9),
+       helpers=st.integers(0, 9), bonus=st.integers(0, 9),
+       cards=st.tuples(*[st.integers(0, 9)] * 4), needed=st.integers(1, 9),
+       auto=st.integers(0, 9), redraws=st.integers(0, 9), referee=st.booleans())
+def test_set_up_shows_the_deck_and_chance_the_started_action_has(
+        skill, ranks, helpers, bonus, cards, needed, auto, redraws, referee):
+    raw = dict(skill=skill, ranks=ranks, helpers=helpers, bonus=bonus, needed=needed,
+               auto=auto, redraws=redraws, referee=referee,
+               **dict(zip(("green", "yellow", "red", "black"), cards)))
+    c = Controller(settings=raw)
+    action = known.action_from(c.settings)  # what DRAW starts (R3 has lifted rank 0 to 1)
+    lines = c.view().lines
+    assert deck_line(action.deck.counts()) in lines  # R2-R8
+    label = "Need %d " % needed if needed > 1 else "Chance  "
+    assert label + pct(success_chance(action)) in lines  # R7, R11, R26
+    c.press("DRAW", 0)
+    assert c.view().screen == "active" and c.action.deck.counts() == action.deck.counts()
+
+
+PLAY = textwrap.dedent("""
+    import gc, os, sys
+    try:
+        os.mkdir("/flash")
+    except OSError:
+        pass
+    os.chdir("/flash")
+    from carddraw.board import Board
+    from carddraw.store import Store
+    from carddraw.app import App
+
+    def loaded():
+        return sorted(m[9:] for m in sys.modules if m.startswith("carddraw."))
+
+    app = App(Board(), Store(), None, 0)     # as main() boots: the controller's own rng
+    t = 0
+    def press(name):
+        global t
+        t += 100
+        app.button(name, "short", t)
+        app.loop_pass(t)
+        return app.controller.view()
+
+    app.loop_pass(0)
+    out = {"boot": loaded(), "screen": app.controller.view().screen}
+    v = press("RANK")                        # set-up: ranks 2
+    out["after_rank"] = loaded()
+    from carddraw.settings import action_from
+    from carddraw.odds import success_chance, fmt_chance
+    want = fmt_chance(success_chance(action_from(app.controller.settings)))
+    out["chance"] = [v.lines[6], want]
+    for m in ("settings", "odds", "action", "deck"):   # what this check itself loaded
+        if m != "deck":
+            del sys.modules["carddraw." + m]
+    v = press("DRAW")                        # start
+    out["started"] = [v.screen, loaded()]
+    v = press("DRAW")                        # a card
+    out["drawn"] = [v.screen, loaded()]
+    for _ in range(40):                      # on to the end, and back to set-up
+        s = app.controller.view().screen
+        if s == "setup":
+            break
+        if s == "finishing":
+            t += 61000
+            app.loop_pass(t)
+        elif s == "active":
+            press("STOP")
+            press("DRAW")                    # stop (R16): the finishing, then the summary
+        else:
+            press("DRAW")                    # card: go on; success: finish; summary, failed: done
+    out["back"] = [app.controller.view().screen, loaded()]
+    RESULT = out
+""")
+
+
+def test_set_up_idles_without_the_actions_code_which_comes_and_goes_with_the_action():
+    r = run_in_vm(PLAY, libs=[SIM], firmware=FIRMWARE)
+    assert r["screen"] == "setup"
+    assert set(r["boot"]) == BOOT                 # no draws, Action, odds, rng, settings
+    assert set(r["after_rank"]) == BOOT           # the chance worked out, odds dropped again
+    shown, want = r["chance"]
+    assert shown.endswith(want) and shown.startswith("Chance")   # R26 for ranks 2
+    screen, modules = r["started"]
+    assert screen == "active" and {"draws", "action", "odds"} <= set(modules)
+    assert "rng" not in modules                   # the generator comes with the first card
+    screen, modules = r["drawn"]
+    assert screen == "card" and {"draws", "action", "odds", "rng", "saved"} <= set(modules)
+    screen, modules = r["back"]
+    assert screen == "setup"
+    assert set(modules) - BOOT == {"rng"}         # the action's code went; the rng stays (R9)
