@@ -7,13 +7,17 @@ How it is built: an event first meets the rules that hold on every screen (_glob
 hold STOP for the lock, any key leaves a message), then the screen's own handler from the
 table PRESS (LONG for long presses, TICK for the clock); what a screen shows comes from its
 line-builder in LINES. All are keyed by screen name: a new screen is a handler and a
-line-builder added to the tables. The rare screens live in modules loaded only while shown
-(ON_DEMAND): referee.py (lock, referee menu, adjust, new code), options.py, task.py (the
-difficulty picker), outcome.py (the stop question, black card, success, finishing, summary,
-failed); they add their
-entries to the tables when loaded and are dropped when closed, so they are not in the heap
-after boot. Handlers use the controller's methods goto, say, beep, record, change, move,
-leave, home, rearm and clear, and play() for the action's own code (draws.py).
+line-builder added to the tables. Only the set-up screen and messages live here; the rest
+live in modules loaded only while shown (ON_DEMAND): referee.py (lock, referee menu, adjust,
+new code), options.py, task.py (the difficulty picker), outcome.py (the stop question, black
+card, success, finishing, summary, failed). They add their entries to the tables when
+loaded and are dropped when closed (with what they brought in, BROUGHT), so they are not in
+the heap after boot. draws.py, the action's own code (start, draw, redraw, accept, stop,
+timed mode, the active and card screens, resume), is loaded when an action starts or is
+resumed and kept until it is cleared (play()): the set-up screen the device waits on
+carries neither it nor the engine's Action, odds, rng or settings checks (planned() and
+checked() import odds.py and settings.py for the call). Handlers use the controller's
+methods goto, say, beep, record, change, move, leave, home, rearm and clear, and play().
 
 Buttons: RANK, HELP, DRAW, STOP; a long press (about 0.8 s) is a separate event and fires no
 short press. In menus RANK moves up, HELP moves down, DRAW chooses, STOP goes back; on a
