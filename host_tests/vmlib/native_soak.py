@@ -160,6 +160,22 @@ SETTLE = {"active": (("STOP", "short"),), "confirm": (("DRAW", "short"),),
           "refmenu": (("HELP", "short"), ("DRAW", "short"))}   # "Black: fail"
 
 
+def setup_costs(s, n=10):
+    """(us) a set-up press that changes the deck, which works out its chance with odds.py
+    imported for the sum and dropped; and a start, which loads the action's code (draws.py,
+    the Action, odds): each a loop pass, averaged over n."""
+    press = start = 0
+    for _ in range(n):
+        t = time.ticks_us()
+        s.event("RANK", "short", 100)
+        press += time.ticks_diff(time.ticks_us(), t)
+        t = time.ticks_us()
+        s.event("DRAW", "short", 100)
+        start += time.ticks_diff(time.ticks_us(), t)
+        s.settle()
+    return press // n, start // n
+
+
 def run(flash, draws=10000, events=100000, every=10000, seed=1, measure=False):
     """10,000 draws by DRAW presses, then random events up to `events` events in all. ->
     figures: free heap (bytes, after a collection) before and after boot, after the draws
@@ -172,6 +188,7 @@ def run(flash, draws=10000, events=100000, every=10000, seed=1, measure=False):
         out["boot_largest"] = largest()
         out["idle_pass_us"] = timed_us(lambda: s.step(s.now), 200)
         out["collect_us"] = timed_us(gc.collect, 50)
+        out["setup_press_us"], out["start_us"] = setup_costs(s)
     t0 = time.ticks_ms()
     try:
         s.draw(draws)

@@ -64,6 +64,9 @@ def main():
           % (soak["largest"], big[-1] if big else "?"))
     print("  loop pass with an event (redraw)  %6d us; idle loop pass %6d us" % (
         soak["pass_us"], soak["idle_pass_us"]))
+    print("  set-up press that changes the deck    %6d us (odds.py imported for its chance and "
+          "dropped); starting an action %6d us (draws.py, the Action, odds loaded)" % (
+              soak["setup_press_us"], soak["start_us"]))
     print("  gc.collect() after boot           %6d us = %.1f event passes = %.1f idle passes"
           % (soak["collect_us"], soak["collect_us"] / max(1, soak["pass_us"]),
              soak["collect_us"] / max(1, soak["idle_pass_us"])))
