@@ -150,14 +150,16 @@ RESULT = {"draw": draw, "back": back, "errors": SIM.i2c_errors, "idle_ms": idle,
 """
 
 
-def vm(script, firmware=None, output=False, lib=SIM_LIB):
+def vm(script, firmware=None, output=False, lib=SIM_LIB, more=()):
     """Run `script` in the VM (firmware from `firmware`, else the source; `machine` from
-    `lib`) -> its RESULT, or (RESULT, what it printed) with output."""
+    `lib`; the folders `more` in /lib too) -> its RESULT, or (RESULT, what it printed)."""
     path = os.path.join(ROOT, "build", "bench_sim.py")
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as f:
         f.write(script)
     cmd = ["node", os.path.join(ROOT, "tools", "mpvm", "run.mjs"), "--lib", lib]
+    for folder in more:
+        cmd += ["--lib", folder]
     if firmware:
         cmd += ["--firmware", firmware]
     done = subprocess.run(cmd + [path], capture_output=True, text=True, cwd=ROOT)
@@ -168,10 +170,57 @@ def vm(script, firmware=None, output=False, lib=SIM_LIB):
     return (result, printed) if output else result
 
 
-def heap(boot, firmware=None, lib=SIM_LIB):
+def heap(boot, firmware=None, lib=SIM_LIB, flash=None):
+    """Heap `boot` leaves allocated; with `flash` (a folder made by used_flash()) the device's
+    flash holds its files first."""
     script = HEAP.replace("IMPORTS", BEFORE[lib])
-    return (vm(script.replace("BOOT", boot), firmware, lib=lib)
-            - vm(script.replace("BOOT", "pass"), firmware, lib=lib))
+    more = ()
+    if flash:
+        script = script.replace('os.chdir("/flash")\n', 'os.chdir("/flash")\n' + FLASH_FILES)
+        more = (flash,)
+    return (vm(script.replace("BOOT", boot), firmware, lib=lib, more=more)
+            - vm(script.replace("BOOT", "pass"), firmware, lib=lib, more=more))
+
+
+# A device in use: its files written by the firmware's own store (under CPython) into a JSON
+# of name -> text (the VM's file copy takes .json, not .jsonl), and put on the VM's flash
+# before the first reading.
+FLASH_FILES = """
+import json
+with open("/lib/used_flash.json") as f:
+    files = json.load(f)
+for name in files:
+    with open(name, "w") as f:
+        f.write(files[name])
+files = None
+"""
+
+
+def used_flash(folder):
+    """-> `folder`, holding used_flash.json: a device after an evening's play, as its own
+    store leaves it: settings changed (ranks 3, a helper, +1 red, the referee code changed),
+    no action in progress, and a log of 400 records in several segments."""
+    sys.path.insert(0, os.path.join(ROOT, "firmware"))
+    import tempfile
+    from carddraw import config, lockcode
+    from carddraw.store import Store
+    with tempfile.TemporaryDirectory(prefix="carddraw_flash_") as tmp:
+        store = Store(root=tmp + "/")
+        settings = config.defaults()
+        settings.update(ranks=3, helpers=1, red=1,
+                        lock=lockcode.hashed("RRHH", "0123456789abcdef"))
+        store.save_settings(settings)
+        store.save_action(None)
+        for n in range(400):
+            store.log({"ev": "draw", "ms": n * 9000, "n": n % 9 + 1, "card": "green",
+                       "deck": [5, 2, 1 + n % 3, 0], "timed": False})
+        files = {}
+        for name in os.listdir(tmp):
+            with open(os.path.join(tmp, name)) as f:
+                files[name] = f.read()
+    with open(os.path.join(folder, "used_flash.json"), "w") as f:
+        json.dump(files, f)
+    return folder
 
 
 # -- where the heap after boot goes ---------------------------------------------------------
@@ -415,6 +464,11 @@ def main():
     on_sim = heap(FIRMWARE_BOOT, mpy_dir)
     print("  ... on the simulator's stand-ins: %d bytes (%d more: their names take the qstr "
           "pool's 640-name chunk, and their pins are heap objects)" % (on_sim, on_sim - board))
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="carddraw_used_") as folder:
+        used = heap(FIRMWARE_BOOT, mpy_dir, BARE_LIB, used_flash(folder))
+    print("  ... on a device in use (settings changed, a log of 400 records, no action in "
+          "progress): %d bytes" % used)
     print("  ... firmware as source, on the simulator's stand-ins: %d bytes (the compiler's "
           "leftovers)" % heap(FIRMWARE_BOOT))
     during, after = vm(ACTION_HEAP, mpy_dir, lib=BARE_LIB)
