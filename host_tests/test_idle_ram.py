@@ -124,3 +124,35 @@ def test_the_benchs_bare_machine_runs_the_firmware_as_the_board_would():
     script = PLAY.replace("RESULT = out", "RESULT = [out['screen'], out['drawn'][0], out['back'][0]]")
     assert run_in_vm(script, libs=[ROOT + "/tools/benchmarks/bare"], firmware=FIRMWARE) == [
         "setup", "card", "setup"]
+
+
+def test_a_module_imported_for_a_call_stays_while_an_open_screen_holds_it():
+    """The store's readers and the controller's checks drop settings.py after the call only
+    if it came with the call: with the options screen open (which imports it), reading the
+    log keeps it, so no second copy is loaded beside the one the screen holds."""
+    r = run_in_vm(textwrap.dedent("""
+        import os, sys
+        try:
+            os.mkdir("/flash")
+        except OSError:
+            pass
+        os.chdir("/flash")
+        from carddraw.board import Board
+        from carddraw.store import Store
+        from carddraw.app import App
+        app = App(Board(), Store(), None, 0)
+        app.loop_pass(0)
+        app.button("DRAW", "long", 100)          # the options screen: settings.py comes in
+        app.loop_pass(100)
+        held = sys.modules["carddraw.options"].known
+        app.store.read_log()                     # storeread, for one call
+        app.controller.planned()                 # odds, for one sum
+        same = sys.modules.get("carddraw.settings") is held
+        app.button("STOP", "short", 200)         # back to set-up: options and settings go
+        app.loop_pass(200)
+        RESULT = [app.controller.view().screen, same,
+                  sorted(m[9:] for m in sys.modules if m.startswith("carddraw."))]
+    """), libs=[SIM], firmware=FIRMWARE)
+    screen, same, modules = r
+    assert screen == "setup" and same
+    assert set(modules) == BOOT

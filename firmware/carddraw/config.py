@@ -79,6 +79,13 @@ DEFAULT_LOCK = ("4$0000000000000000$"
                 "3e2490318e6d08cf87fac97a7f2c8ab304dce8818c8bfbbf6d7a2d9e415fa60c")
 
 
+def loaded(name):
+    """Whether carddraw.<name> is imported now (so that a call importing it for itself drops
+    it again only if it brought it: config.forget)."""
+    import sys
+    return "carddraw." + name in sys.modules
+
+
 def forget(name):
     """Drop the module carddraw.<name> (an on-demand one, now closed) so the collector can
     free it: controller.unload, the store's readers and the self-test use it. Only under

@@ -207,13 +207,16 @@ def load(name):
 
 def checked(data):
     """settings.check (every key, R3, the ranges): the one check, with settings.py imported
-    for the call and dropped again, as the store's readers are. The screens that change
-    settings import it themselves, so it is not in the heap while the set-up screen waits."""
+    for the call and dropped again (if it came with the call), as the store's readers are.
+    The screens that change settings import it themselves, so it is not in the heap while the
+    set-up screen waits."""
+    kept = config.loaded("settings")
     from carddraw import settings
     try:
         return settings.check(data)[0]
     finally:
-        config.forget("settings")
+        if not kept:
+            config.forget("settings")
 
 
 def imported(name):
@@ -535,13 +538,15 @@ class Controller:
             settings = self.settings
             counts = build_deck(settings["ranks"], settings["helpers"], settings["bonus"],
                                 *[settings[colour] for colour in COLOURS]).counts()
+            kept = config.loaded("odds")
             from carddraw import odds
             try:
                 greens = odds.greens_left(settings["needed"], 0,  # R7, R11: greens it takes
                                           min(settings["auto"], settings["ranks"]))
                 shown = odds.fmt_chance(odds.chance(counts, greens)[0])
             finally:
-                config.forget("odds")
+                if not kept:
+                    config.forget("odds")
             self._planned = (self.settings_version, counts, shown)
         return self._planned[1:]
 
