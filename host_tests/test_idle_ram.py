@@ -156,3 +156,80 @@ def test_a_module_imported_for_a_call_stays_while_an_open_screen_holds_it():
     screen, same, modules = r
     assert screen == "setup" and same
     assert set(modules) == BOOT
+
+
+def test_every_screen_opened_at_set_up_leaves_nothing_behind_when_closed():
+    """The lock and referee menu, the options, the difficulty picker, each opened at set-up
+    and closed: the modules in RAM are boot's again (what a screen brought goes with it)."""
+    r = run_in_vm(textwrap.dedent("""
+        import os, sys
+        try:
+            os.mkdir("/flash")
+        except OSError:
+            pass
+        os.chdir("/flash")
+        from carddraw.board import Board
+        from carddraw.store import Store
+        from carddraw.app import App
+        app = App(Board(), Store(), None, 0)
+        t = 0
+        def go(*keys):
+            global t
+            for key in keys:
+                t += 100
+                long = key.startswith("l")
+                app.button(key[long:], "long" if long else "short", t)
+                app.loop_pass(t)
+            return app.controller.view().screen
+
+        def loaded():
+            return sorted(m[9:] for m in sys.modules if m.startswith("carddraw."))
+        app.loop_pass(0)
+        out = []
+        for keys, back in ((["lSTOP", "RANK", "HELP", "RANK", "HELP"], ["lSTOP"]),  # referee
+                           (["lSTOP"], ["lSTOP"]),                               # the lock
+                           (["lDRAW"], ["STOP"]),                                # options
+                           (["STOP"], ["STOP"])):                                # the task
+            shown = go(*keys)
+            out.append([shown, go(*back), loaded()])
+        RESULT = out
+    """), libs=[SIM], firmware=FIRMWARE)
+    assert [row[0] for row in r] == ["refmenu", "lock", "options", "task"]
+    for shown, back, modules in r:
+        assert back == "setup" and set(modules) == BOOT, (shown, modules)
+
+
+def test_closing_the_referee_menu_in_an_action_keeps_what_the_action_holds():
+    """draws.py holds settings.py and the Action's module; the referee menu brings them too.
+    Closed during the action, it leaves them in RAM (one copy, the action's), and the action
+    goes on; cleared, the action takes them with it."""
+    r = run_in_vm(textwrap.dedent("""
+        import os, sys
+        try:
+            os.mkdir("/flash")
+        except OSError:
+            pass
+        os.chdir("/flash")
+        from carddraw.board import Board
+        from carddraw.store import Store
+        from carddraw.app import App
+        app = App(Board(), Store(), None, 0)
+        t = 0
+        def go(*keys):
+            global t
+            for key in keys:
+                t += 100
+                long = key.startswith("l")
+                app.button(key[long:], "long" if long else "short", t)
+                app.loop_pass(t)
+            return app.controller.view().screen
+        app.loop_pass(0)
+        out = [go("DRAW")]                                           # the action starts
+        held = sys.modules["carddraw.draws"].known
+        out.append(go("lSTOP", "RANK", "HELP", "RANK", "HELP"))      # the referee menu
+        out.append(go("lSTOP"))                                      # closed
+        out.append(sys.modules.get("carddraw.settings") is held)
+        out.append("carddraw.action" in sys.modules)
+        RESULT = out
+    """), libs=[SIM], firmware=FIRMWARE)
+    assert r == ["active", "refmenu", "active", True, True]

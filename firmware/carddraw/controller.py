@@ -132,11 +132,11 @@ ON_DEMAND = {"active": PLAY, "card": PLAY, "options": "options", "lock": "refere
              "referee": "outcome", "success": "outcome", "finishing": "outcome",
              "summary": "outcome", "failed": "outcome", "task": "task"}
 LOADED = []  # the on-demand modules in RAM now
-# What an on-demand module brings into RAM besides itself, dropped with it (unload): a module
-# still using one keeps its own reference, so dropping is safe; the next import loads it again.
+# What an on-demand module brings into RAM besides itself, dropped with it (unload) unless
+# another module still loaded brings it too (one copy in RAM; the next import loads it again).
 BROUGHT = {PLAY: ("saved", "action", "settings", "odds", "pictures"),  # pictures: screens.py's
-           "options": ("menu", "settings"), "referee": ("menu", "lockcode", "settings"),
-           "task": ("settings",)}
+           "options": ("menu", "settings"), "task": ("settings",),
+           "referee": ("menu", "lockcode", "settings", "action")}
 
 
 class View:
@@ -239,7 +239,8 @@ def unload(name):
         LOADED.remove(name)
     config.forget(name)
     for other in BROUGHT.get(name, ()):
-        config.forget(other)
+        if not [held for held in LOADED if other in BROUGHT.get(held, ())]:
+            config.forget(other)
 
 
 def code_for(table, screen):
