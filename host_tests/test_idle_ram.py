@@ -121,7 +121,8 @@ def test_the_benchs_bare_machine_runs_the_firmware_as_the_board_would():
     """`make bench` measures the heap on tools/benchmarks/bare/machine.py (the board's machine:
     no names of its own, objects made once). It must carry every call the firmware makes, or
     the budget's figure would come from a harness that cannot boot and play."""
-    script = PLAY.replace("RESULT = out", "RESULT = [out['screen'], out['drawn'][0], out['back'][0]]")
+    script = PLAY.replace("RESULT = out",
+                          "RESULT = [out['screen'], out['drawn'][0], out['back'][0]]")
     assert run_in_vm(script, libs=[ROOT + "/tools/benchmarks/bare"], firmware=FIRMWARE) == [
         "setup", "card", "setup"]
 

@@ -127,10 +127,10 @@ SCREENS = ("setup", "options", "active", "confirm", "card", "referee", "success"
            "summary", "failed", "lock", "refmenu", "adjust", "newcode", "message", "task")
 PLAY = "draws"  # the action's module: loaded with the action and kept while it lasts (play())
 # Screens whose code is loaded only when shown (not in the heap after boot): screen -> module
-ON_DEMAND = {"active": PLAY, "card": PLAY, "options": "options", "lock": "referee", "refmenu": "referee",
-             "adjust": "referee", "newcode": "referee", "confirm": "outcome",
-             "referee": "outcome", "success": "outcome", "finishing": "outcome",
-             "summary": "outcome", "failed": "outcome", "task": "task"}
+ON_DEMAND = {"active": PLAY, "card": PLAY, "options": "options", "task": "task",
+             "lock": "referee", "refmenu": "referee", "adjust": "referee", "newcode": "referee",
+             "confirm": "outcome", "referee": "outcome", "success": "outcome",
+             "finishing": "outcome", "summary": "outcome", "failed": "outcome"}
 LOADED = []  # the on-demand modules in RAM now
 # What an on-demand module brings into RAM besides itself, dropped with it (unload) unless
 # another module still loaded brings it too (one copy in RAM; the next import loads it again).
