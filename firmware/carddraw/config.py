@@ -80,15 +80,38 @@ DEFAULT_LOCK = ("4$0000000000000000$"
 
 
 def loaded(name):
-    """Whether carddraw.<name> is imported now (so that a call importing it for itself drops
-    it again only if it brought it: config.forget)."""
+    """Whether carddraw.<name> is imported now."""
     import sys
     return "carddraw." + name in sys.modules
 
 
+def imported(name):
+    """The module carddraw.<name>, imported if need be (a name given at run time: the modules
+    loaded on demand make no import cycle with the ones that load them)."""
+    return getattr(__import__("carddraw." + name), name)  # __import__ gives the package
+
+
+class borrowed:
+    """`with config.borrowed("odds") as odds:` -- carddraw.odds for one call, dropped again
+    after it (forget) if the call brought it into RAM; one already there stays (a screen or an
+    outer call holds it). More names: each is dropped after the call if it came during it
+    (modules the first one imports). Calls nest: only the one that brought a module drops it."""
+
+    def __init__(self, *names):
+        self.names = names
+        self.brought = [name for name in names if not loaded(name)]
+
+    def __enter__(self):
+        return imported(self.names[0])
+
+    def __exit__(self, *error):
+        for name in self.brought:
+            forget(name)
+
+
 def forget(name):
     """Drop the module carddraw.<name> (an on-demand one, now closed) so the collector can
-    free it: controller.unload, the store's readers and the self-test use it. Only under
+    free it: controller.unload, borrowed and the self-test use it. Only under
     MicroPython, where RAM is short and a .mpy loads again in a few ms; CPython (the tests,
     the tools) keeps its modules, where a fresh import costs far more."""
     import sys

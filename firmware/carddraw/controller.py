@@ -195,7 +195,7 @@ def deck_line(counts):
 def load(name):
     """Bring in an on-demand module's screens: its handlers join PRESS (and TICK) and its
     line-builders LINES (the way app.py brings in selftest.py)."""
-    module = imported(name)
+    module = config.imported(name)
     PRESS.update(module.PRESS)
     LINES.update(module.LINES)
     TICK.update(getattr(module, "TICK", {}))
@@ -210,19 +210,8 @@ def checked(data):
     for the call and dropped again (if it came with the call), as the store's readers are.
     The screens that change settings import it themselves, so it is not in the heap while the
     set-up screen waits."""
-    kept = config.loaded("settings")
-    from carddraw import settings
-    try:
+    with config.borrowed("settings") as settings:
         return settings.check(data)[0]
-    finally:
-        if not kept:
-            config.forget("settings")
-
-
-def imported(name):
-    """The module carddraw.<name>, imported if need be (the on-demand modules import this
-    one: named at run time, they make no import cycle)."""
-    return getattr(__import__("carddraw." + name), name)  # __import__ gives the package
 
 
 def unload(name):
@@ -515,7 +504,7 @@ class Controller:
         with it (goto), so the set-up screen the device idles on does not carry it."""
         if PLAY not in LOADED:
             return load(PLAY)
-        return imported(PLAY)
+        return config.imported(PLAY)
 
     def rearm(self):
         """R21: the next timed draw comes an interval from now (its warning still to come)."""
@@ -539,15 +528,10 @@ class Controller:
             settings = self.settings
             counts = build_deck(settings["ranks"], settings["helpers"], settings["bonus"],
                                 *[settings[colour] for colour in COLOURS]).counts()
-            kept = config.loaded("odds")
-            from carddraw import odds
-            try:
+            with config.borrowed("odds") as odds:
                 greens = odds.greens_left(settings["needed"], 0,  # R7, R11: greens it takes
                                           min(settings["auto"], settings["ranks"]))
                 shown = odds.fmt_chance(odds.chance(counts, greens)[0])
-            finally:
-                if not kept:
-                    config.forget("odds")
             self._planned = (self.settings_version, counts, shown)
         return self._planned[1:]
 

@@ -226,14 +226,15 @@ def stop(ctl):
 
 
 def restore(ctl, state):
-    """After a power cut: the action, its undo snapshot, the card on show. -> whether it could."""
+    """After a power cut: the action, its undo snapshot, the card on show; an unreadable one
+    is said on screen and the device goes on at set-up."""
     try:
         from carddraw import saved
         action = saved.from_dict(state["action"])
         undo, card, applied, ended = restored_extras(state, action)
     except Exception as e:
         ctl.say("Not resumed", "The saved action is unreadable: %s" % e, "setup")
-        return False
+        return
     ctl.action = action
     ctl.undo = undo
     ctl.card = card
@@ -244,7 +245,6 @@ def restore(ctl, state):
     ctl.due = ctl.now + WARN_MS
     ctl.fin_end = ctl.now + FINISH_MS
     ctl.screen = home(ctl)
-    return True
 
 
 def restored_extras(state, action):

@@ -30,28 +30,14 @@ from carddraw.logline import SEGMENT, seal, LINE_MAX, older  # noqa: F401 -- tes
 
 NOTICES_MAX = 8      # notices kept in Store.notices (RAM)
 _SEP = (",", ":")
-_depth = 0           # calls into storeread under way (they nest: a load logs, which opens)
-_settings_kept = False  # settings.py was in RAM before the outermost call: it stays
 
 
 def _reading(fn, *args):
-    """storeread.<fn>(*args), storeread imported for the call and, once the outermost such
-    call returns, dropped again with logrepair and settings (which it imports), settings only
-    if it came with the call (a screen that changes settings holds it meanwhile)."""
-    global _depth, _settings_kept
-    if not _depth:
-        _settings_kept = config.loaded("settings")
-    from carddraw import storeread
-    _depth += 1
-    try:
+    """storeread.<fn>(*args), storeread imported for the call and dropped again after it,
+    with logrepair and settings (which it imports) if the call brought them (config.borrowed:
+    calls nest, a load logs, which opens the log; a screen may hold settings meanwhile)."""
+    with config.borrowed("storeread", "logrepair", "settings") as storeread:
         return getattr(storeread, fn)(*args)
-    finally:
-        _depth -= 1
-        if not _depth:
-            config.forget("storeread")  # under MicroPython only (config.forget)
-            config.forget("logrepair")
-            if not _settings_kept:
-                config.forget("settings")  # storeread's check of the settings file
 
 
 def check_action(state):
