@@ -43,20 +43,24 @@ import build_mpy  # noqa: E402
 DRAWS = 50
 SIM_LIB = os.path.join(ROOT, "tools", "sim")
 BARE_LIB = os.path.join(HERE, "bare")
+VMLIB = os.path.join(ROOT, "tools", "vmlib")  # handset.py: the device booted and driven
 # what the heap scripts import before the first reading: the stand-ins, and the built-in
 # modules the firmware uses (on the board these are in flash)
 BEFORE = {SIM_LIB: "import machine, neopixel, framebuf, json, select",
           BARE_LIB: "import machine, framebuf, json, select"}
 
-HEAP = """
-import gc, os, random
-IMPORTS
-try:
+# the device's flash: a folder of the VM's filesystem, the current one as on the board
+FLASH = """try:
     os.mkdir("/flash")
 except OSError:
     pass
 os.chdir("/flash")
-gc.collect()
+"""
+
+HEAP = """
+import gc, os, random
+IMPORTS
+""" + FLASH + """gc.collect()
 #--- step
 before = gc.mem_alloc()
 #--- step
@@ -76,38 +80,17 @@ app = App(board, Store(), None, 0)
 app.loop_pass(0)
 """
 
-# After boot: start an action, draw a card (a reading), then on to its end and set-up again
-# (a reading): the stop (R16) and the finishing (R23) when the deck comes back, a card
-# accepted, a success finished, a summary or a fail closed.
-ACTION_HEAP = HEAP.replace("IMPORTS", BEFORE[BARE_LIB]).replace("BOOT", FIRMWARE_BOOT).replace(
-    "RESULT = gc.mem_alloc() - before", """during = gc.mem_alloc() - before
-#--- step
-t = 0
-def press(name):
-    global t
-    t += 100
-    app.button(name, "short", t)
-    app.loop_pass(t)
-press("DRAW")
-press("DRAW")
+# After boot (tools/vmlib/handset.py, imported before the first reading): start an action,
+# draw a card (a reading), then on to its end and set-up again (a reading; Keys.to_setup).
+ACTION_HEAP = HEAP.replace("IMPORTS", BEFORE[BARE_LIB] + "\nimport handset").replace(
+    "BOOT", "keys = handset.boot()").replace("RESULT = gc.mem_alloc() - before", """
+keys("DRAW", "DRAW")
 #--- step
 gc.collect()
 #--- step
 during = gc.mem_alloc() - before
 #--- step
-for _ in range(40):
-    screen = app.controller.view().screen
-    if screen == "setup":
-        break
-    if screen == "finishing":
-        t += 61000
-        app.loop_pass(t)
-    elif screen == "active":
-        press("STOP")
-        press("DRAW")
-    else:
-        press("DRAW")
-app.loop_pass(t + 100)
+keys.to_setup()
 #--- step
 gc.collect()
 #--- step
@@ -241,12 +224,7 @@ micropython.qstr_info()
 BREAKDOWN_HEAD = """
 import gc, os, sys, random, micropython
 IMPORTS
-try:
-    os.mkdir("/flash")
-except OSError:
-    pass
-os.chdir("/flash")
-"""
+""" + FLASH
 
 BOOT_STEPS = (
     ("Board()", "from carddraw.board import Board\nboard = Board()"),
@@ -471,7 +449,7 @@ def main():
           "progress): %d bytes" % used)
     print("  ... firmware as source, on the simulator's stand-ins: %d bytes (the compiler's "
           "leftovers)" % heap(FIRMWARE_BOOT))
-    during, after = vm(ACTION_HEAP, mpy_dir, lib=BARE_LIB)
+    during, after = vm(ACTION_HEAP, mpy_dir, lib=BARE_LIB, more=(VMLIB,))
     print("  heap with an action on (a card on show, its code, the Action, odds, rng, the "
           "pictures): %d bytes; back at set-up after it: %d bytes (the rng stays)" % (
               during, after))
