@@ -4,12 +4,15 @@ controller, set-up, timed, end-screen, referee and bench-mode tests (CPython onl
 scripts use tools/vmlib)."""
 import copy
 
-from carddraw import config
+from carddraw import config, playscreens, referee, screens
 from carddraw.controller import Controller
 from carddraw.deck import COLOURS
 from pick import Pick  # tools/vmlib, shared with the screen tour
 
 NAME = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
+# every screen's name (view.screen), from the firmware's screen classes
+SCREENS = {cls.name for module in (screens, playscreens, referee) for cls in vars(module).values()
+           if isinstance(cls, type) and issubclass(cls, screens.Screen) and cls.name}
 
 
 def dev(*colours, **settings):
@@ -55,16 +58,13 @@ class AnyPick(Pick):
 
 
 def clone(c, make_rng):
-    """A copy of a controller sharing nothing an event changes in place (the Action, its Deck
-    and the settings are the only parts changed in place; undo, msg and views are replaced),
-    its rng made by make_rng(copy)."""
-    n = Controller.__new__(Controller)
-    n.__dict__.update(c.__dict__)
-    n.settings = dict(c.settings)
-    if c.action is not None:
-        n.action = copy.copy(c.action)
-        n.action.deck = copy.copy(c.action.deck)
-    n._log = []
-    n._beeps = []
+    """A copy of a controller sharing nothing with it (its screens and action point to the
+    copy), its rng made by make_rng(copy)."""
+    rng = c.rng
+    c.rng = None
+    try:
+        n = copy.deepcopy(c)
+    finally:
+        c.rng = rng
     n.rng = make_rng(n)
     return n

@@ -19,7 +19,7 @@ from collections import deque
 import pytest
 
 from conftest import ROOT, run_in_vm
-from carddraw import config, lockcode, protocol
+from carddraw import app as app_module, config, lockcode, protocol
 from carddraw.app import App
 from carddraw.controller import Controller
 from carddraw.deck import COLOURS
@@ -39,28 +39,8 @@ GATED_LINES = [("seed 5", "seed"), ("test draws 10", "test draws"), ("test led b
                ("log ack %d %s", "log ack"), ("maint", "maint")]
 
 
-class Led(hardening_board.Led):
-    """The fake LED, with the pins' value `test led` reads back."""
-
-    @property
-    def value(self):
-        return (0, 0, 0) if self.colour is None else (COLOURS.index(self.colour) + 1, 0, 0)
-
-
-class Display(hardening_board.Display):
-    """The fake display, with the size and frame `test display` uses."""
-    width = 128
-    height = 64
-    buffer = bytes(1024)
-
-
 class Board(hardening_board.Board):
-    """The fake board, with the LED's value, the display's size and the clock App.run asks for."""
-
-    def __init__(self):
-        super().__init__()
-        self.led = Led()
-        self.display = Display()
+    """The fake board, with the clock App.run asks for."""
 
     def ticks_ms(self):
         return 0
@@ -129,8 +109,7 @@ class Bench:
 def kbd(monkeypatch):
     """A fake micropython module: the calls of kbd_intr, in order."""
     calls = []
-    monkeypatch.setitem(sys.modules, "micropython",
-                        types.SimpleNamespace(kbd_intr=calls.append))
+    monkeypatch.setattr(app_module, "kbd_intr", calls.append)
     return calls
 
 
@@ -306,7 +285,7 @@ class StopRun(Exception):
 def test_run_turns_the_interrupt_key_off_and_maint_turns_it_on_with_a_message(kbd, monkeypatch):
     def sleep_ms(ms):
         raise StopRun()
-    monkeypatch.setitem(sys.modules, "asyncio", types.SimpleNamespace(sleep_ms=sleep_ms))
+    monkeypatch.setattr(app_module, "asyncio", types.SimpleNamespace(sleep_ms=sleep_ms))
     b = Bench()
     with pytest.raises(StopRun):
         b.app.run().send(None)       # the board's loop, to its first sleep
@@ -326,7 +305,7 @@ def test_run_turns_the_interrupt_key_off_and_maint_turns_it_on_with_a_message(kb
 
 
 def test_without_micropython_kbd_intr_the_app_still_runs(monkeypatch):
-    monkeypatch.setitem(sys.modules, "micropython", types.SimpleNamespace())
+    monkeypatch.setattr(app_module, "kbd_intr", None)  # CPython: no micropython module
     b = Bench()
     assert b.app.usb_interrupt(False) is False
     b.one("unlock " + CODE)
@@ -475,7 +454,7 @@ def clone(s):
 
 def forms_code(c, kind, arg):
     return (c.screen == "lock" and kind == "press"
-            and lockcode.matches(c.settings["lock"], c.code + arg[0]))
+            and lockcode.matches(c.settings["lock"], c.shown.code + arg[0]))
 
 
 def event(s, kind, arg, colour):
@@ -555,11 +534,15 @@ def action_broken(a, b, kind, evs):
 def key(s):
     c = s.controller
     a = c.action
-    m = c.msg if c.screen == "message" else None
+    shown = c.shown
+    m = shown if c.screen == "message" else None
+    referee_screen = m.back if m is not None and shown.locked else shown
     return (c.screen, a and (json.dumps(c.resume_state(), sort_keys=True)),
             json.dumps(c.settings, sort_keys=True),
-            c.code if c.screen in ("lock", "newcode") else None,
-            c.back, c.cur, c.editing, m and json.dumps(m), s.bench is not None, s.maint,
+            shown.code if c.screen in ("lock", "newcode") else None,
+            referee_screen.back.name if shown.locked else None,
+            getattr(shown, "cur", None), getattr(shown, "editing", None),
+            m and json.dumps([m.title, m.text, m.back.name]), s.bench is not None, s.maint,
             s.test and s.test.name, c.seeded,
             min(lockcode.wait_ms(c), 1) if c.settings["lock_fails"] else 0)
 

@@ -10,8 +10,8 @@ import pytest
 
 from carddraw import config, lockcode, saved
 from carddraw.action import Action
-from carddraw.controller import Controller, View, wrap, deck_line
-from carddraw.draws import words, odds_line, pct
+from carddraw.controller import Controller, View
+from carddraw.texts import deck_line, odds_line, pct, words, wrap
 from carddraw.deck import COLOURS
 from carddraw.odds import success_chance, next_card, fmt_chance
 from carddraw.settings import OPTIONS as OPTS, check
@@ -646,7 +646,7 @@ def test_code_change_can_be_cancelled_and_restarted():
     c = dev()
     referee(c, "Change code")
     keys(c, "R R R R R lR")                   # hold RANK starts over
-    assert c.view().lines[3].strip() == "" and c.code == ""
+    assert c.view().lines[3].strip() == "" and c.shown.code == ""
     keys(c, "H H H H lS")                     # hold STOP cancels
     assert c.view().screen != "newcode" and c.settings["lock"] == config.DEFAULT_LOCK
 
@@ -666,7 +666,7 @@ def test_undo_the_last_draw_through_the_lock():
     keys(c, "lS R H R H")
     assert not any("Undo" in x for x in c.view().lines)   # one step only
     keys(c, "lS D")                           # a black, no referee: the action has ended ...
-    assert c.action.state == "failed" and c.undo is not None
+    assert c.action.state == "failed" and c.play.undo is not None
     keys(c, "lS R H R H")
     assert not any("Undo" in x for x in c.view().lines)   # ... and its end is final
 
@@ -794,7 +794,7 @@ def roundtrip(c, now=500000):
     assert c2.view().screen == c.view().screen
     assert c2.resume_state() == c.resume_state()
     assert saved.to_dict(c2.action) == saved.to_dict(c.action)
-    assert c2.undo == c.undo and c2.card == c.card
+    assert c2.play.undo == c.play.undo and c2.play.card == c.play.card
     return c2
 
 
@@ -835,7 +835,7 @@ def test_resume_keeps_the_pending_card_and_undo():
     keys(c, "D D")
     c2 = roundtrip(c)
     assert c2.action.pending == "red" and c2.view().led == "red"
-    assert c2.undo["draws"] == 0
+    assert c2.play.undo["draws"] == 0
     rng = Pick("yellow")
     c2.rng = rng
     rng.c = c2
@@ -958,6 +958,6 @@ def test_fuzz_controller_invariants(events, seed, setup):
         if c.action is not None:
             assert min(c.action.deck.counts()) >= 0
             if v.screen == "card":
-                assert c.card is not None
+                assert c.play.card is not None
             if c.action.pending is not None:
-                assert c.card == c.action.pending and not c.applied
+                assert c.play.card == c.action.pending and not c.play.applied

@@ -38,14 +38,16 @@ from hypothesis import HealthCheck, settings as hsettings, strategies as st  # n
 from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, rule,  # noqa: E402
                                  run_state_machine_as_test)
 
-from carddraw import config, lockcode, saved  # noqa: E402
-from carddraw.controller import (Controller, SCREENS, LOCKED, HELD, IDLE_MS, MSG_MS,  # noqa: E402
-                                 WARN_MS)
+from carddraw import config, lockcode, referee, saved  # noqa: E402
+from carddraw.controller import Controller, IDLE_MS  # noqa: E402
+from carddraw.play import WARN_MS  # noqa: E402
+from carddraw.screens import MSG_MS  # noqa: E402
 from carddraw.settings import check  # noqa: E402
 from carddraw.deck import COLOURS  # noqa: E402
 import handheld  # noqa: E402
 
 BUTTONS = config.BUTTONS
+SCREENS = handheld.SCREENS
 KEY = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
 CODES = st.text(alphabet="RHDS", min_size=4, max_size=8)  # settings keep them hashed
 SETUP = st.fixed_dictionaries({
@@ -93,8 +95,10 @@ class ControllerMachine(RuleBasedStateMachine):
     def event(self, kind, arg=None):
         c = self.c
         a = c.action
-        before = {"screen": c.screen, "pending": a.pending if a else None, "card": c.card,
-                  "warn": c.warn, "state": a.state if a else None, "action": a}
+        p = c.play
+        before = {"screen": c.screen, "held": c.shown.held, "pending": a.pending if a else None,
+                  "card": p and p.card, "warn": p.warn if p else 0,
+                  "state": a.state if a else None, "action": a}
         if kind == "press":
             c.press(arg, self.t)
         elif kind == "long":
@@ -170,12 +174,28 @@ class ControllerMachine(RuleBasedStateMachine):
             self.event("press", "DRAW")
             self.event("press", then)
 
+    @rule(decision=st.sampled_from(("Black: go on", "Black: fail")))
+    def referee_decides(self, decision):
+        """A black waiting for the referee (R14): the referee opens the lock and decides, so
+        that every run that meets a black with a referee present gets its decision."""
+        a = self.c.action
+        if a is None or a.state != "referee":
+            return
+        self.right_code()
+        for _ in range(len(referee.MENU)):
+            if self.c.screen != "refmenu" or any(
+                    x.startswith(">" + decision) for x in self.c.view().lines):
+                break
+            self.event("press", "HELP")
+        if self.c.screen == "refmenu":
+            self.event("press", "DRAW")
+
     @rule()
     def power_cut(self):
         FUZZ["power cuts"] += 1
         c = self.c
         state = json.loads(json.dumps(c.resume_state()))
-        home = c.home()
+        home = c.home().name
         self.c = Controller(settings=json.loads(json.dumps(c.settings)), rng=self.rng,
                             now_ms=self.t, resume=state)
         assert self.c.resume_state() == state
@@ -215,7 +235,7 @@ class ControllerMachine(RuleBasedStateMachine):
                     FUZZ["timed draws"] += 1
                     assert kind == "tick" and c.settings["timed"]
                     # on any screen but those only the code opens, a card on show included
-                    assert before["screen"] not in HELD, before["screen"]
+                    assert not before["held"], before["screen"]
                     assert before["warn"] > 0                 # the warning was on show ...
                     assert self.t - self.warn_since_prev >= WARN_MS - 1000  # ... for ~5 s
                 else:
@@ -244,7 +264,7 @@ class ControllerMachine(RuleBasedStateMachine):
             assert a.state in saved.STATES
             assert a.pending is None or (a.pending in COLOURS and a.state == "active")
             if a.pending is not None:
-                assert c.card == a.pending and not c.applied
+                assert c.play.card == a.pending and not c.play.applied
             # the state leaves "referee" only by a referee's decision or undo (R14), and an
             # action ends only with its end record
             if before is not None and before["action"] is a:
@@ -258,7 +278,8 @@ class ControllerMachine(RuleBasedStateMachine):
             assert v.led == "white" and c.settings["timed"] and a is not None and a.state == "active"
         elif v.screen in ("card", "referee", "success"):
             assert v.led == self.last, (v.screen, v.led, self.last)
-            assert v.led == {"card": c.card, "referee": "black", "success": "green"}[v.screen]
+            assert v.led == {"card": c.play and c.play.card, "referee": "black",
+                             "success": "green"}[v.screen]
         elif v.screen == "failed":
             assert v.led == "black"
         else:
@@ -270,13 +291,13 @@ class ControllerMachine(RuleBasedStateMachine):
         """The lock and the referee screens close 30 s after the last press, at the next tick
         (and the app ticks after every event), so a player cannot pick up an open menu."""
         c = self.c
-        if c.screen in LOCKED or (c.screen == "message" and c.msg[2] in LOCKED):
+        if c.shown.locked:
             assert self.t - c.idle <= IDLE_MS
 
     @invariant()
     def no_text_is_cut_off(self):
         """view() clips lines to the screen; what it clips may only be trailing spaces."""
-        lines, _ = self.c._lines()
+        lines, _ = self.c.shown.lines()
         assert len(lines) <= 8, lines
         for i, x in enumerate(lines):
             assert len(x.rstrip()) <= (14 if i == 0 else 16), lines
@@ -332,7 +353,7 @@ def test_a_referee_decision_taken_on_the_card_screen_clears_the_black_card(decis
         c.press("HELP", 0)
     c.press("DRAW", 0)
     assert c.view().screen == after and c.action.state == after
-    assert c.card is None and c.resume_state()["screen"] == after
+    assert c.play.card is None and c.resume_state()["screen"] == after
     rebooted = Controller(settings=dict(c.settings), resume=json.loads(json.dumps(c.resume_state())))
     assert rebooted.view().screen == after and rebooted.view().led in (None, "black")
     c.long("STOP", 1000)                      # the lock again, and cancelled
@@ -383,22 +404,25 @@ def state_key(c):
     finishing countdown only on its screen (set on the way in). Times are relative to now,
     clipped at the thresholds that matter."""
     s = c.screen
-    m = c.msg if s == "message" else None
-    locked = s in LOCKED or (m is not None and m[2] in LOCKED)
-    a = c.action
-    return (s, a and (freeze(saved.to_dict(a)), freeze(c.undo), c.card, c.applied, c.ended),
+    shown = c.shown
+    m = shown if s == "message" else None
+    locked = shown.locked
+    referee_screen = m.back if m is not None and locked else shown
+    p = c.play
+    return (s, p and (freeze(saved.to_dict(p.action)), freeze(p.undo), p.card, p.applied,
+                      p.ended),
             freeze(c.settings),
-            c.code if s in ("lock", "newcode") else None,
-            c.back if s == "lock" or locked else None,
-            c.cur if s in ("success", "options", "refmenu", "adjust") else None,
-            c.editing if s in ("options", "adjust") else None,
-            c.chained, c.warn, m and (m[0], tuple(m[1]), m[2]),
-            clip(c.now - c.since, 0, MSG_MS) if m else None,
-            clip(c.due - c.now, -1, 61000) if c.settings["timed"] and c.due is not None else None,
+            shown.code if s in ("lock", "newcode") else None,
+            referee_screen.back.name if locked else None,
+            shown.cur if s in ("success", "options", "refmenu", "adjust") else None,
+            shown.editing if s in ("options", "adjust") else None,
+            c.chained, p.warn if p else 0, m and (m.title, tuple(m.text), m.back.name),
+            clip(c.now - m.since, 0, MSG_MS) if m else None,
+            clip(p.due - c.now, -1, 61000) if c.settings["timed"] and p else None,
             clip(c.now - c.idle, 0, IDLE_MS + 1) if locked else None,
-            clip(c.fin_end - c.now, -1, 60001) if s == "finishing" else None,
+            clip(p.fin_end - c.now, -1, 60001) if s == "finishing" else None,
             clip(lock_until(c) - c.now, -1, lockcode.MAX_WAIT_MS + 1),
-            freeze(c.before) if s == "options" else None)
+            freeze(shown.before) if s == "options" else None)
 
 
 JUMPS_BFS = (5000, 31000, 61000)
@@ -412,19 +436,16 @@ def may_draw(c, kind, arg):
     if a is None or a.state != "active":
         return False
     if kind == "tick":  # R21: the timed draw, on any screen but those the code opens
-        shown = c.msg[2] if c.screen == "message" else c.screen
-        return c.settings["timed"] and a.pending is None and shown not in HELD
+        return c.settings["timed"] and a.pending is None and not c.shown.held
     return kind == "press" and (
         (c.screen == "active" and arg == "DRAW" and a.pending is None)
         or (c.screen == "card" and arg == "HELP" and a.pending is not None))
 
 
 def lock_until(c):
-    """When the lockout after wrong codes ends (lockcode.wait_ms's answer, without setting
-    c.lock_until): a lockout due at boot runs from the boot."""
-    if c.lock_until is not None:
-        return c.lock_until
-    return c.boot_ms + lockcode.wait_for(c.settings["lock_fails"])
+    """When the lockout after wrong codes ends (a lockout due at boot runs from the boot);
+    just gone when there is none."""
+    return c.lock_until if c.lock_until is not None else c.now - 1
 
 
 def waiting(c):
@@ -435,8 +456,8 @@ def forms_code(c, kind, arg):
     """The press that would complete the referee code on the lock screen: never made -- but
     during a lockout, when the code must be refused unchecked, the search makes it too."""
     return (c.screen == "lock" and kind == "press" and not waiting(c)
-            and len(c.code) + 1 == lockcode.presses(c)
-            and lockcode.matches(c.settings["lock"], c.code + arg[0]))
+            and len(c.shown.code) + 1 == lockcode.presses(c)
+            and lockcode.matches(c.settings["lock"], c.shown.code + arg[0]))
 
 
 def step(c, kind, arg, colour):
@@ -480,7 +501,7 @@ def violations(before, after, kind, log):
     if fails > 0 and [r["result"] for r in tries] != ["wrong"] * fails:
         bad.append("wrong try not logged")
     if (before.screen == "lock" and waiting(before) and kind == "press"
-            and len(before.code) + 1 == lockcode.presses(before)
+            and len(before.shown.code) + 1 == lockcode.presses(before)
             and [r["result"] for r in tries] != ["refused"]):
         bad.append("refused try not logged")
     if any(set(r) != {"ev", "ms", "result", "fails"} for r in tries):

@@ -21,7 +21,6 @@ from carddraw.app import App
 from carddraw.protocol import Console, MAX_LINE
 from carddraw.controller import Controller
 from carddraw.settings import check
-from carddraw import logexport
 from carddraw.logline import SEGMENT
 from carddraw.store import Store, older
 from fakeflash import FakeFlash
@@ -359,7 +358,7 @@ def test_damaged_log_segment_boots_the_app_and_new_records_stay_whole(name, data
     go_on(app, board)
     if app.store.full:  # only a segment grown past the whole log's limit (not by the store)
         assert name == "a 1 MB line, no newline" and "log full: export" in app.notices
-        assert logexport.ack(app.store, *app.store.last()) is None  # the bench saved it
+        assert app.store.ack(*app.store.last()) is None  # the bench saved it
         app.loop_pass(20_000)
         data = b""  # the exported segment went to make room: the records wait no more
     recs, bad = log_of(fs)

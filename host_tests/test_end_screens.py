@@ -34,7 +34,7 @@ def menu(c):
     """The referee menu's labels, seen through the lock with the default code."""
     keys(c, "lS R H R H")
     assert c.view().screen == "refmenu"
-    labels = [item[0] for item in referee.offered(c)]
+    labels = [item[0] for item in c.shown.offered()]
     keys(c, "lS")
     return labels
 
@@ -263,7 +263,7 @@ def test_a_pending_cards_label_is_the_label_it_has_once_applied_R15(colours, ran
         if c.view().screen != "active":
             break
         keys(c, "D")
-        colour = c.card
+        colour = c.play.card
         before = card_label(c)
         a = c.action
         successes, complications = a.successes, a.complications
@@ -292,8 +292,8 @@ def test_undo_is_not_offered_once_a_black_has_ended_the_action_R14():
     assert "Undo last draw" not in menu(c)
     before = saved.to_dict(c.action)
     with pytest.raises(RuleError, match="ended"):
-        referee.undo(c)                       # not even called from elsewhere
-    assert saved.to_dict(c.action) == before and c.undo is not None
+        referee.RefMenu(c, None).undo()       # not even called from elsewhere
+    assert saved.to_dict(c.action) == before and c.play.undo is not None
     assert "undo" not in events(c.take_log())
 
 
@@ -306,7 +306,7 @@ def test_undo_is_not_offered_once_a_black_has_ended_the_action_R14():
 def test_undo_is_not_offered_after_any_end_R16_R17_R23(colours, settings, seq):
     c = dev(*colours, **settings)
     keys(c, seq)
-    assert c.action.state in ("succeeded", "stopped", "failed") and c.undo is not None
+    assert c.action.state in ("succeeded", "stopped", "failed") and c.play.undo is not None
     assert "Undo last draw" not in menu(c)
     c.tick(60000)                             # the summary, where there is one
     assert "Undo last draw" not in menu(c)
@@ -318,7 +318,7 @@ def test_undo_still_takes_back_a_black_the_referee_has_not_decided_R14():
     assert c.action.state == REFEREE          # not ended: the referee decides
     assert "Undo last draw" in menu(c)
     keys(c, "lS R H R H")
-    c.cur = [item[0] for item in referee.offered(c)].index("Undo last draw")
+    c.shown.cur = [item[0] for item in c.shown.offered()].index("Undo last draw")
     keys(c, "D")
     assert c.action.state == ACTIVE and c.action.draws == 0
     assert events(c.take_log())[-1] == "undo"
@@ -342,11 +342,11 @@ def test_one_action_ends_once_and_nothing_is_undone_after_its_end(colours, moves
         if move in ("undo", "fail", "go on"):
             keys(c, "lS R H R H", t)
             label = {"undo": "Undo last draw", "fail": "Black: fail", "go on": "Black: go on"}
-            labels = [item[0] for item in referee.offered(c)]
+            labels = [item[0] for item in c.shown.offered()]
             if label[move] in labels:
-                c.cur = labels.index(label[move])
+                c.shown.cur = labels.index(label[move])
                 keys(c, "D", t)
-            if c.in_referee_screens():
+            if c.shown.locked:
                 keys(c, "lS", t)
             elif c.view().screen == "message":
                 keys(c, "R", t)

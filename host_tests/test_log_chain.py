@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from carddraw import config, logexport
+from carddraw import config
 from carddraw.app import App
 from carddraw.controller import Controller
 from carddraw.store import Store, older
@@ -104,7 +104,7 @@ def test_history_is_never_dropped_before_it_was_exported():
     n = 0
     while s.log({"ev": "settings", "ms": n, "ranks": n}):  # distinct records: no merging
         n += 1
-    assert s.full and s.notices == ["log full: export"] and n > 20
+    assert s.full and s.take_notices() == ["log full: export"] and n > 20
     recs = s.read_log()[0]
     assert recs[:4] == ACTION_RECORDS  # the action is still there, whole
     for i in range(config.LOG_QUEUE + 9):  # waiting in RAM (63 more fit), then only counted
@@ -112,9 +112,9 @@ def test_history_is_never_dropped_before_it_was_exported():
     # the bench saves the log and acknowledges: the oldest segments go, the waiting records
     # are written in order, then the count of the ones that could not wait
     last_seq, last_h = s.last()
-    assert logexport.ack(s, last_seq, "0" * 12) == "record %d's hash is not 000000000000: export the log again" % last_seq
-    assert logexport.ack(s, last_seq + 5, last_h).startswith("no record %d" % (last_seq + 5))
-    assert logexport.ack(s, last_seq, last_h) is None
+    assert s.ack(last_seq, "0" * 12) == "record %d's hash is not 000000000000: export the log again" % last_seq
+    assert s.ack(last_seq + 5, last_h).startswith("no record %d" % (last_seq + 5))
+    assert s.ack(last_seq, last_h) is None
     assert not s.full and fs.flash[config.LOG_EXPORTED_FILE] == str(last_seq).encode()
     recs = s.read_log()[0]
     waited = [r["ranks"] for r in recs if r["ev"] == "settings" and r["ranks"] >= n]
@@ -166,7 +166,7 @@ def test_records_the_flash_refused_wait_in_ram_and_are_written_in_order_when_it_
     fs.failing = True
     for i in range(config.LOG_QUEUE + 5):
         assert not s.log({"ev": "draw", "n": i})
-    assert s.notices[-1] == "flash error" and not s.flush()
+    assert s.take_notices()[-1] == "flash error" and not s.flush()
     fs.failing = False
     assert s.flush()
     recs = s.read_log()[0]
@@ -181,7 +181,7 @@ def test_a_full_flash_is_retried_too():
     logged = 0
     while s.log({"ev": "draw", "n": logged}):
         logged += 1
-    assert "flash error" in s.notices and 3 < logged < 20
+    assert "flash error" in s.take_notices() and 3 < logged < 20
     fs.capacity = 10_000  # room again (a file deleted, say)
     assert s.log({"ev": "after"})
     recs = s.read_log()[0]

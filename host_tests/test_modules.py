@@ -1,9 +1,11 @@
 """The firmware's module layout: no import cycle anywhere in firmware/ (every import, those
-inside functions too, read with ast), and the rare parts out of the boot heap: after App boots,
-neither carddraw.protocol (the USB console and bench commands) nor carddraw.selftest (the
-power-on self-test) is loaded; the first console line loads protocol; the self-test's module
-is loaded while it runs and dropped after. Checked under CPython (a fresh interpreter) and
-in the MicroPython VM (the simulator, which boots as app.main() does).
+inside functions too, read with ast); the house rules (only board.py touches the hardware
+modules, only the shell and the board the clock and asyncio; nothing loads or drops modules
+by hand); every module imported once and kept: boot imports everything but the rare paths
+(carddraw.protocol, the USB console and bench commands, on the first console byte;
+carddraw.selftest, the power-on self-test; the log's export and old-log repair), and playing
+imports and drops nothing. Checked under CPython (a fresh interpreter) and in the MicroPython
+VM (the simulator, which boots as app.main() does).
 """
 import ast
 import glob
@@ -70,16 +72,40 @@ def test_no_import_cycle_in_the_firmware():
     assert cycles(graph) == []
 
 
-def test_the_pure_modules_touch_no_hardware():
+def imported_names(path):
+    tree = ast.parse(open(path).read())
+    names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+    return names | {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+
+
+HARDWARE = {"machine", "neopixel"}
+CLOCK = {"time", "asyncio"}
+
+
+def test_only_the_board_touches_the_hardware_and_only_the_shell_the_clock():
+    """The house rule (DESIGN.md): board.py is the one module that imports machine or
+    neopixel (main.py too, for the reset), and only app.py and board.py import time or
+    asyncio; every other module is pure, so CPython, the simulator and the board run it."""
+    seen = {}
+    for path in glob.glob(os.path.join(FIRMWARE, "**", "*.py"), recursive=True):
+        name = module_name(path, FIRMWARE)
+        seen[name] = imported_names(path)
+        if name not in ("carddraw.board", "main"):
+            assert not seen[name] & HARDWARE, (name, seen[name] & HARDWARE)
+        if name not in ("carddraw.board", "carddraw.app"):
+            assert not seen[name] & CLOCK, (name, seen[name] & CLOCK)
+    assert "machine" in seen["carddraw.board"] and "asyncio" in seen["carddraw.app"]
     graph = import_graph(FIRMWARE)
-    for name in ("carddraw.button", "carddraw.protocol", "carddraw.selftest"):
-        path = os.path.join(FIRMWARE, *name.split(".")) + ".py"
-        tree = ast.parse(open(path).read())
-        names = {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-        names |= {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-        assert not names & {"machine", "neopixel", "time", "asyncio"}, (name, names)
     assert "carddraw.app" not in graph["carddraw.protocol"]
     assert "carddraw.app" not in graph["carddraw.selftest"]
+
+
+def test_no_module_is_loaded_or_dropped_by_hand():
+    """Modules import what they use; nothing reaches into sys.modules or __import__."""
+    for path in glob.glob(os.path.join(FIRMWARE, "**", "*.py"), recursive=True):
+        text = open(path).read()
+        for word in ("sys.modules", "__import__"):
+            assert word not in text, (path, word)
 
 
 def test_the_cycle_check_finds_a_cycle(tmp_path):
@@ -136,17 +162,38 @@ def test_protocol_and_selftest_are_not_in_the_boot_heap_on_cpython(tmp_path):
     assert out["line"] == [True, False] and out["reply"] == "setup"
 
 
-def test_protocol_and_selftest_are_not_in_the_boot_heap_in_the_vm():
+RARE = ("protocol", "selftest", "logexport", "logrepair")
+
+
+def test_every_module_is_imported_once_and_kept_in_the_vm():
+    """Boot imports every module but the rare paths; the first console line brings the
+    protocol; playing (set-up, the options, the difficulty, the lock and referee menu, an
+    action's cards, its end) imports nothing and drops nothing; the self-test's module comes
+    with a power-on holding DRAW and stays."""
     r = run_in_vm(textwrap.dedent("""
         import json, sys
         import simhost
 
         def loaded():
-            return [m in sys.modules for m in ("carddraw.protocol", "carddraw.selftest")]
+            return sorted(m[9:] for m in sys.modules if m.startswith("carddraw."))
 
         out = {"before": loaded()}
+        dev = simhost.Device(seed=1)
+        dev.advance(1000)
+        out["boot"] = loaded()
+        r = json.loads(dev.run_line("show"))
+        out["line"] = loaded()
+        out["reply"] = json.loads(r["replies"][0])["screen"]
+        for line in ("long DRAW", "press STOP", "press STOP", "press RANK", "long STOP",
+                     "press RANK", "press HELP", "press RANK", "press HELP", "long STOP",
+                     "press DRAW", "press DRAW", "press DRAW", "press DRAW", "press STOP",
+                     "press DRAW", "wait 61000", "press DRAW", "press DRAW"):
+            dev.run_line(line)
+        out["played"] = loaded()
+        dev.run_line("test display")
+        out["display"] = loaded()
         dev2 = simhost.Device(seed=1, flash="/flash2", held=["DRAW"])
-        out["selftest"] = loaded()[1] and dev2.app.selftest is not None
+        out["selftest"] = dev2.app.selftest is not None
         dev2.release("DRAW")
         while dev2.app.selftest is not None and dev2.now < 200000:
             dev2.advance(1000)
@@ -155,20 +202,15 @@ def test_protocol_and_selftest_are_not_in_the_boot_heap_in_the_vm():
             dev2.press("HELP")
             dev2.press("STOP")
         dev2.advance(200)
-        out["after"] = loaded() + [dev2.app.selftest is None]
-        dev = simhost.Device(seed=1)
-        dev.advance(1000)
-        out["boot"] = loaded()
-        r = json.loads(dev.run_line("show"))
-        out["line"] = loaded()
-        out["reply"] = json.loads(r["replies"][0])["screen"]
-        dev.run_line("test display")
-        out["display"] = loaded()
+        out["after"] = [dev2.app.selftest is None, loaded()]
         RESULT = out
     """), libs=[SIM])
-    assert r["before"] == [False, False]
-    assert r["selftest"] is True                   # loaded while the self-test runs ...
-    assert r["after"] == [False, False, True]      # ... and dropped once it has ended
-    assert r["boot"] == [False, False]
-    assert r["line"] == [True, False] and r["reply"] == "setup"
-    assert r["display"] == [True, True]            # `test display` borrows the self-test's pattern
+    firmware = sorted(module_name(p, FIRMWARE)[9:] for p in
+                      glob.glob(os.path.join(FIRMWARE, "carddraw", "*.py")))
+    assert r["boot"] == [m for m in firmware if m not in RARE]
+    assert r["before"] == r["boot"]                     # simhost imports the app: all of it
+    assert r["line"] == sorted(r["boot"] + ["protocol"]) and r["reply"] == "setup"
+    assert r["played"] == r["line"]                     # nothing new, nothing dropped
+    assert r["display"] == sorted(r["line"] + ["selftest"])  # the self-test's pattern
+    assert r["selftest"] is True and r["after"][0]
+    assert r["after"][1] == r["display"]                # it stays once imported

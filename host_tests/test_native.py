@@ -25,6 +25,9 @@ import engine_scenarios  # noqa: E402
 from native import runner  # noqa: E402
 
 SCENARIOS = sorted(glob.glob(os.path.join(ROOT, "tools", "scenarios", "*.txt")))
+# the stand-ins and the soak's harness compiled to .mpy: the board's `machine` is C, not
+# bytecode compiled in the heap beside the app
+STAND_INS = [runner.compiled_py(runner.SIM_DIR), runner.compiled_py(VMLIB)]
 SIM_HEAP = "1m"   # the simulator's host (simhost: readouts, text read back from the pixels)
                   # is not on the board and needs more than the Pico's 200 KB beside the app
 
@@ -89,7 +92,7 @@ RESULT = {"start": START, "boot": s.boot, "now": gc.mem_free(), "failed": s.fail
 
 
 def test_the_app_boots_on_the_stand_ins_under_a_pico_heap(lib, flash):
-    got = runner.run(BOOT % (flash + "/f"), [lib, runner.SIM_DIR, VMLIB])
+    got = runner.run(BOOT % (flash + "/f"), [lib] + STAND_INS)
     assert got["failed"] == 0
     assert got["on"] and got["lit"] > 200 and got["i2c_errors"] == 0
     assert got["screen"] == "setup" and got["ranks"] == 6    # the soak's ranks 5, one RANK press
@@ -100,7 +103,7 @@ def test_the_app_boots_on_the_stand_ins_under_a_pico_heap(lib, flash):
 
 def test_soak_of_100000_button_events_and_10000_draws(lib, flash):
     got = runner.run("import native_soak\nRESULT = native_soak.run(%r)\n" % (flash + "/f"),
-                     [lib, runner.SIM_DIR, VMLIB], timeout=600)
+                     [lib] + STAND_INS, timeout=600)
     print("soak: %s" % json.dumps(got))
     assert got["error"] is None                       # no MemoryError in a Pico-sized heap
     assert got["failed"] == 0, got["first_failure"]   # no loop pass raised
@@ -166,53 +169,33 @@ def test_every_scenario_passes_on_both_micropythons(replies, runtime):
             assert not why, "%s:%d %s: %s" % (name, n, text, why)
 
 
-class Shell:
-    """What protocol.py needs of App, without a board: the firmware's own Controller and
-    protocol commands under CPython (which has no framebuf or machine for the rest)."""
-    idle = 0
-    test = None
-    error = None
-    wait_until = None
-    last_input = 0
-    bench = None        # the App's bench-mode state (protocol.py), off
-    maint = False
-    restart_at = None
-
-    def __init__(self):
-        from carddraw.controller import Controller
-        from carddraw.rng import Rng
-        self.controller = Controller(None, Rng(1), 0)
-        self.board = type("NoBoard", (), {"wdt": None})()
-
-    def end_test(self):
-        self.test = None
-
-    def wake(self):
-        self.idle = 0
-
-
-CPYTHON_SKIPS = ("!", "log", "test led", "test display", "test button", "test end")
+CPYTHON_SKIPS = ("!",)  # the simulated hardware's own lines
 
 
 def cpython_replies(lines, loop_ms=20):
-    """The lines CPython can serve (no hardware tests, no log) -> {index: reply}."""
-    from carddraw import protocol
-    shell = Shell()
+    """The lines CPython can serve (no hardware tests, no log), each run by the firmware's own
+    App on the stand-in board, pass by pass until it answers -> {index: reply}."""
+    import hardening_board
+    from carddraw.app import App
+    from carddraw.rng import Rng
+    from carddraw.store import Store
+    from fakeflash import FakeFlash
+    written = []
+    app = App(hardening_board.Board(), Store(fs=FakeFlash()), Rng(1), 0, write=written.append)
     now = 0
     out = {}
     for i, text in enumerate(lines):
-        now += loop_ms
-        shell.controller.tick(now)
         if text.startswith(CPYTHON_SKIPS):
             continue
-        reply = protocol.command(shell, text, now)
-        if reply is None:                   # a wait: the controller ticks through it
-            while now - shell.wait_until < 0:
-                now += loop_ms
-                shell.controller.tick(now)
-            shell.wait_until = None
-            reply = {"ok": "wait"}
-        out[i] = json.loads(json.dumps(reply))
+        app.line(text)
+        for _ in range(700_000 // loop_ms):  # the next pass runs it; a wait answers in time
+            now += loop_ms
+            app.loop_pass(now)
+            if written:
+                break
+        assert written, "no reply to %r" % text
+        out[i] = json.loads(written[-1])     # `log` writes its records, then its summary
+        del written[:]
     return out
 
 
@@ -242,7 +225,7 @@ def test_the_native_fuzz_finds_nothing_and_matches_cpython_event_for_event(lib):
     assert got == fuzz_driver.run(20000, 7)      # the same events, draws and screens
     assert got["failures"] == 0, got["first_failure"]
     assert got["events"] == 20000 and got["draws"] > 500 and got["power_cuts"] > 500
-    from carddraw.controller import SCREENS
+    from handheld import SCREENS
     assert set(got["screens"]) == set(SCREENS)
 
 

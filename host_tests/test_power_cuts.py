@@ -178,7 +178,7 @@ class Bench:
                 else:
                     self.press("DRAW")
             elif s == "card":
-                if not c.applied and a.redraws_left and p.random() < 0.5:
+                if not c.play.applied and a.redraws_left and p.random() < 0.5:
                     self.press("HELP")
                     self.counts["redraws"] += 1
                 else:
@@ -307,7 +307,7 @@ def test_a_power_cut_at_every_flash_operation_loses_nothing(event):
         # boot on what survived
         app, store, fs, board = boot(survivor)
         c = app.controller
-        assert app.notices == [] and store.notices == [], (cut, app.notices)
+        assert app.notices == [] and store.take_notices() == [], (cut, app.notices)
         assert c.resume_state() == on_flash, cut
         v = c.view()
         screens.add(v.screen)

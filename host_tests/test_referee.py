@@ -1,17 +1,10 @@
-"""referee.py: the lock, the referee menu as a table, and the on-demand loading of the rare
-screens' code (referee, options, the action's end), under CPython and in the MicroPython VM."""
-import json
-import os
-import subprocess
-import sys
-
+"""referee.py: the lock, the referee menu as a table offered by the rules, a new code."""
 import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
-from conftest import FIRMWARE
-from carddraw import config, controller, lockcode, referee
+from carddraw import config, lockcode, referee
 from carddraw.action import ACTIVE, REFEREE
-from carddraw.controller import Controller, ON_DEMAND
+from carddraw.controller import Controller
 from carddraw.deck import COLOURS
 from handheld import AnyPick, keys
 LABELS = [item[0] for item in referee.MENU]
@@ -34,7 +27,7 @@ def expected_items(c):
         items.append("Helper leaves")                                # R18: between draws
         if a.referee:
             items.append("Adjust deck")                              # R19: referee present
-    if a is not None and c.undo is not None and a.state in (ACTIVE, REFEREE):
+    if a is not None and c.play.undo is not None and a.state in (ACTIVE, REFEREE):
         items.append("Undo last draw")                               # an ended action: never
     if a is not None and a.state in (ACTIVE, REFEREE):
         items.append("End action")
@@ -42,6 +35,11 @@ def expected_items(c):
     if a is None:  # the referee's task: frozen or not, from set-up only (issue 10)
         items.append("Unfreeze task" if c.settings["frozen"] else "Freeze task")
     return items
+
+
+def offered(c):
+    """The items the firmware's referee menu offers now."""
+    return referee.RefMenu(c, None).offered()
 
 
 def menu_rows(c):
@@ -78,7 +76,7 @@ def test_each_item_is_offered_exactly_when_its_rule_allows(colours, settings, se
     c = device(colours, **settings)
     keys(c, seq)
     assert expected_items(c) == want
-    assert [item[0] for item in referee.offered(c)] == want
+    assert [item[0] for item in offered(c)] == want
     assert menu_rows(c) == want                                  # and on the screen
 
 
@@ -91,7 +89,7 @@ def test_the_menu_follows_the_rules_in_any_state(colours, presses, present, redr
     c = device(colours, referee=present, redraws=redraws, black=1, needed=3)
     for seq in presses:
         keys(c, seq)
-        assert [item[0] for item in referee.offered(c)] == expected_items(c)
+        assert [item[0] for item in offered(c)] == expected_items(c)
 
 
 def test_the_lock_opens_only_with_the_code_and_never_logs_it():
@@ -121,78 +119,3 @@ def test_a_new_code_is_entered_shown_and_kept():
     keys(c, "lD")
     assert lockcode.matches(c.settings["lock"], "SDSD") and c.view().lines[0] == "Code saved"
     assert "SDSD" not in repr(c.take_log())
-
-
-# -- loaded on demand ---------------------------------------------------------------------------
-PROBE = """
-import sys
-from carddraw.controller import Controller, LOADED
-
-def rare():
-    # the on-demand modules in use (in the tables), and those in RAM (sys.modules); draws.py
-    # (the action's code) comes with the action and stays while it lasts, the Action with it
-    return [sorted(LOADED), sorted(m[9:] for m in sys.modules if m in
-                                   ("carddraw.referee", "carddraw.options", "carddraw.outcome",
-                                    "carddraw.draws", "carddraw.action"))]
-
-c = Controller(settings=None)
-seen = [rare()]
-for name in ("RANK", "HELP", "DRAW", "DRAW"):   # set-up, start, a card
-    c.press(name, 0)
-    c.view()
-seen.append(rare())
-c.long("STOP", 0)
-c.view()
-seen.append(rare())                              # the lock: referee.py in
-for name in ("RANK", "HELP", "RANK", "HELP"):
-    c.press(name, 0)
-    c.view()
-seen.append([c.view().screen, rare()])
-c.long("STOP", 0)
-c.view()
-seen.append([c.view().screen, rare()])         # left: dropped again
-c = Controller(settings=None)
-c.long("DRAW", 0)
-c.view()
-c.tick(10)          # a clock tick on a screen with no clock handler loads nothing again
-c.tick(20)
-seen.append([c.view().screen, rare()])
-c.press("STOP", 0)
-c.view()
-seen.append([c.view().screen, rare()])
-RESULT = seen
-"""
-NONE = [[], []]
-PLAYING = [["draws"], ["action", "draws"]]
-WITH_REFEREE = [["draws", "referee"], ["action", "draws", "referee"]]
-WANT = [NONE, PLAYING, WITH_REFEREE, ["refmenu", WITH_REFEREE], ["card", PLAYING],
-        ["options", [["options"], ["options"]]], ["setup", NONE]]
-
-
-def test_rare_screens_load_on_demand_under_cpython():
-    """Not imported by the controller, loaded when shown, out of the tables when closed
-    (CPython keeps the module itself: see controller.unload)."""
-    script = PROBE + "\nimport json; print(json.dumps(RESULT))"
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          env=dict(os.environ, PYTHONPATH=FIRMWARE))
-    assert done.returncode == 0, done.stderr
-    kept = ["action", "draws", "options", "referee"]
-    assert json.loads(done.stdout) == WANT[:4] + [
-        ["card", [["draws"], ["action", "draws", "referee"]]],
-        ["options", [["options"], kept]], ["setup", [[], kept]]]
-
-
-def test_rare_screens_load_on_demand_and_leave_ram_after_in_micropython(vm):
-    assert vm(PROBE) == WANT
-
-
-def test_every_on_demand_screen_has_its_code_and_the_tables_stay_whole():
-    c = device()
-    for screen, name in ON_DEMAND.items():
-        assert controller.code_for(controller.LINES, screen) is not None, screen
-        module = sys.modules["carddraw." + name]
-        assert screen in module.LINES
-    for name in set(ON_DEMAND.values()):
-        controller.unload(name)
-    assert not set(ON_DEMAND) & set(controller.LINES) and not controller.LOADED
-    assert c.view().screen == "setup"

@@ -12,10 +12,10 @@ import sys
 from hypothesis import given, settings, strategies as st
 
 from conftest import ROOT, SeqRng
-from carddraw import config, pictures, saved, screens
+from carddraw import config, render, saved
 from carddraw.action import Action
 from carddraw.controller import Controller
-from carddraw.draws import odds_line, pct, risk_line
+from carddraw.texts import odds_line, pct, risk_line
 from carddraw.deck import COLOURS, settle
 from carddraw.odds import (MAX_STEPS, action_chance, action_risk, fmt_chance, next_card, risk,
                            success_chance)
@@ -288,7 +288,7 @@ def test_a_possible_long_shot_never_shows_as_zero_on_the_device():
 def big_digit_squares(chance, x0, x1):
     """The 2x2 squares the large digits of `chance` light between x0 and x1."""
     canvas = Recorder()
-    pictures.draw(canvas, ("deck", "surgery", "Surgery", (1, 1, 1, 1), chance, (), ()))
+    render.draw(canvas, ("deck", "surgery", "Surgery", (1, 1, 1, 1), chance, (), ()))
     return sorted(c[1:3] for c in canvas.calls
                   if c[0] == "fill_rect" and c[3] == 2 and x0 <= c[1] < x1 and 33 <= c[2] < 47)
 
@@ -302,9 +302,9 @@ class Recorder:
 
 
 def glyph_squares(ch, x):
-    at = 5 * pictures.BIG.index(ch)
+    at = 5 * render.BIG.index(ch)
     return sorted((x + 2 * i, 33 + 2 * r) for i in range(5) for r in range(8)
-                  if pictures.GLYPHS[at + i] >> r & 1)
+                  if render.GLYPHS[at + i] >> r & 1)
 
 
 def test_the_large_digits_draw_less_than_and_greater_than():
@@ -325,7 +325,7 @@ def test_the_active_screen_shows_the_risks_beside_the_chance():
     assert v.art[4] == fmt_chance(chance) and v.art[6][0] == line   # under the large digits
     assert len(v.lines) <= 8 and all(len(x) <= 16 for x in v.lines)
     canvas = Recorder()
-    screens.render(v, canvas, 80)
+    render.render(v, canvas, 80)
     assert ("text", line, 0, 48, 1) in canvas.calls
 
 

@@ -9,17 +9,22 @@
 - The difficulty cards (R6) reset for each new action, unless the referee froze the task.
 - A frozen task: only the referee menu (behind the lock) freezes or unfreezes it; the options
   screen refuses its rows with a message and no set-up press changes them.
+- Set-up shows exactly the deck and chance the started action then has, whatever action came
+  before it.
 """
 import itertools
 import os
 
 import pytest
+from hypothesis import given, settings as hsettings, strategies as st
 
 from conftest import ROOT
 from carddraw import config
-from carddraw.controller import Controller, deck_line
+from carddraw.controller import Controller
 from carddraw import settings as known
+from carddraw.odds import success_chance
 from carddraw.settings import OPTIONS, check
+from carddraw.texts import deck_line, pct
 from handheld import dev, keys
 from pick import Pick
 # every gesture a player has on set-up but hold STOP (the referee lock: tested apart)
@@ -244,10 +249,10 @@ def test_frozen_is_a_setting_checked_like_the_others():
 
 
 def test_picker_freeze_and_reset_run_in_the_micropython_vm(vm):
-    """The same presses in the MicroPython VM: the picker's module loads there and leaves RAM
-    after, the difficulty resets for the next action, a frozen task keeps it."""
+    """The same presses in the MicroPython VM: the picker, the difficulty resets for the next
+    action, a frozen task keeps it."""
     script = r'''
-from carddraw.controller import Controller, LOADED
+from carddraw.controller import Controller
 from pick import Pick
 K = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
 def device():
@@ -260,9 +265,9 @@ def keys(c, seq):
         (c.long if k[0] == "l" else c.press)(K[k[-1]], 0)
     return c.view()
 c = device()
-seen = [list(keys(c, "S").lines), list(LOADED)]
+seen = [list(keys(c, "S").lines), c.view().screen]
 keys(c, "lR")
-seen.append([c.settings["yellow"], list(LOADED)])
+seen.append([c.settings["yellow"], c.view().screen])
 keys(c, "S H D")
 seen.append([list(c.action.difficulty), c.settings["red"]])
 c = device()
@@ -272,7 +277,66 @@ RESULT = seen
 '''
     lines, loaded, yellow, reset, frozen = vm(script, libs=[os.path.join(ROOT, "tools",
                                                                         "vmlib")])
-    assert lines[0] == "Difficulty" and loaded == ["task"]
-    assert yellow == [1, []]                     # +1 yellow, and the picker's code dropped
+    assert lines[0] == "Difficulty" and loaded == "task"
+    assert yellow == [1, "setup"]                # +1 yellow, and back to set-up
     assert reset == [[0, 0, 2, 0], 0]            # +2 red for this action, reset for the next
     assert frozen == [True, [0, 0, 0, 1], 1]     # frozen by the referee: +1 black stays
+
+
+SETTINGS = dict(skill=st.sampled_from(["surgery", "repair", "scan"]), ranks=st.integers(0, 9),
+                helpers=st.integers(0, 9), bonus=st.integers(0, 9),
+                cards=st.tuples(*[st.integers(0, 9)] * 4), needed=st.integers(1, 9),
+                auto=st.integers(0, 9), redraws=st.integers(0, 9), referee=st.booleans())
+
+
+def raw_settings(skill, ranks, helpers, bonus, cards, needed, auto, redraws, referee):
+    return dict(skill=skill, ranks=ranks, helpers=helpers, bonus=bonus, needed=needed,
+                auto=auto, redraws=redraws, referee=referee,
+                **dict(zip(("green", "yellow", "red", "black"), cards)))
+
+
+def setup_chance(c):
+    """The chance set-up shows, as the text after its label ("Chance", "Need N")."""
+    return c.view().lines[6].split(None, 2)[-1].strip()
+
+
+@hsettings(max_examples=300, deadline=None)
+@given(**SETTINGS)
+def test_set_up_shows_the_deck_and_chance_the_started_action_has(**drawn):
+    c = Controller(settings=raw_settings(**drawn))
+    action = known.action_from(c.settings)  # what DRAW starts (R3 has lifted rank 0 to 1)
+    lines = c.view().lines
+    assert deck_line(action.deck.counts()) in lines  # R2-R8
+    needed = drawn["needed"]
+    label = "Need %d " % needed if needed > 1 else "Chance  "
+    assert label + pct(success_chance(action)) in lines  # R7, R11, R26
+    c.press("DRAW", 0)
+    assert c.view().screen == "active" and c.action.deck.counts() == action.deck.counts()
+
+
+@hsettings(max_examples=200, deadline=None)
+@given(**SETTINGS)
+def test_the_first_active_screen_shows_set_ups_chance_after_another_action(**drawn):
+    """Found by a referee: a new action whose deck equals the previous action's showed the
+    previous action's chance and risks on its first active screen, even with other successes
+    needed or automatic successes (default settings, one action played, then needed 3:
+    set-up said 77.9%, the first active screen 99.7%). The odds belong to the action in play,
+    worked out for everything they depend on (R7, R11, R26). Here the first action has the
+    same deck and needs 1 success with no automatic ones; the second needs what was drawn.
+    (A press shows the changes: ranks up, and down again.)"""
+    raw = raw_settings(**drawn)
+    c = Controller(settings=dict(raw, needed=1, auto=0), rng=Pick("yellow"))
+    c.press("DRAW", 0)                     # an action with the same deck ...
+    assert c.view().screen == "active"
+    keys(c, "S D")                         # ... stopped (R16): the finishing, then set-up
+    c.tick(61000)
+    keys(c, "D")
+    assert c.view().screen == "setup"
+    for name in ("green", "yellow", "red", "black", "needed", "auto"):  # the same cards (R6
+        c.change(name, raw[name])                                      # reset them), new needs
+    keys(c, "R lR")
+    want = setup_chance(c)
+    c.press("DRAW", 0)
+    v = c.view()
+    assert v.screen == "active" and v.lines[3] == "Chance  " + "%6s" % want
+    assert v.art[4] == want                # the large digits too

@@ -219,7 +219,7 @@ def test_R21_a_card_with_no_decision_left_goes_on_by_itself():
     c = dev("yellow", "yellow", timed=True, interval=30, needed=3, redraws=0)
     keys(c, "D", 0)
     keys(c, "D", 1000)                            # drawn by hand; its result applies at once
-    assert c.view().screen == "card" and c.applied
+    assert c.view().screen == "card" and c.play.applied
     c.take_log()
     seen = ticks(c, 1000, 30750)
     assert all(v.screen == "card" for _, v in seen)
@@ -236,7 +236,7 @@ def test_R21_R15_a_card_with_redraws_left_is_accepted_when_the_next_warning_ends
     c = dev("yellow", "yellow", timed=True, interval=30, needed=3, redraws=1)
     keys(c, "D", 0)
     keys(c, "D", 1000)
-    assert c.view().screen == "card" and not c.applied
+    assert c.view().screen == "card" and not c.play.applied
     c.take_log()
     ticks(c, 1000, 30750)
     assert c.action.pending == "yellow"

@@ -52,13 +52,9 @@ PHONE = {"width": 390, "height": 844}
 
 
 def board_colours():
-    """board.COLOURS, read from the source (board.py imports machine: not for CPython)."""
-    with open(os.path.join(FIRMWARE, "carddraw", "board.py")) as f:
-        tree = ast.parse(f.read())
-    for node in tree.body:
-        if isinstance(node, ast.Assign) and getattr(node.targets[0], "id", None) == "COLOURS":
-            return ast.literal_eval(node.value)
-    raise AssertionError("no COLOURS in board.py")
+    """The LED's colour for each card (config.LED_COLOURS, which board.py shows)."""
+    from carddraw import config
+    return config.LED_COLOURS
 
 
 @pytest.fixture(scope="module")

@@ -19,8 +19,7 @@ import odds  # noqa: E402  (the same action settings as the odds tool)
 from carddraw.odds import next_card, action_risk, fmt_chance  # noqa: E402
 from carddraw.deck import COLOURS  # noqa: E402
 # R24: the firmware's own words for each skill and colour, not a copy of them
-from carddraw.controller import NAMES, SKILLS, part  # noqa: E402
-from carddraw.draws import KINDS, words  # noqa: E402
+from carddraw.texts import KINDS, skill_name, words  # noqa: E402
 
 LEAD_ASK = ("draw or stop? [d/s] ", {"d": "draw", "s": "stop"}, "stop")
 CARD_ASK = ("accept or redraw? [a/r] ", {"a": "accept", "r": "redraw"}, "accept")
@@ -65,7 +64,7 @@ def show_odds(a, out):
 
 
 def say_card(a, colour, out):
-    out.write("draw %d: %s -- %s: %s\n" % (a.draws, colour.upper(), part(KINDS, COLOURS.index(colour)),
+    out.write("draw %d: %s -- %s: %s\n" % (a.draws, colour.upper(), KINDS[COLOURS.index(colour)],
                                           words(a.skill, colour)))
 
 
@@ -92,7 +91,7 @@ AFTERWORDS = {"stopped": ": a failed attempt, this task cannot be tried again to
 
 
 def play(a, rng, answer, out):
-    out.write("%s: %s\n" % (part(NAMES, SKILLS.index(a.skill)), odds.plural(a.needed, "success")
+    out.write("%s: %s\n" % (skill_name(a.skill), odds.plural(a.needed, "success")
                             + " needed"))
     while a.state == "active":
         show_odds(a, out)

@@ -277,7 +277,7 @@ window.carddraw = {
     draw();
     return r.replies.map((x) => JSON.parse(x));
   },
-  // the firmware's own rendering (screens.render on a framebuf) of the view on the display
+  // the firmware's own rendering (render.render on a framebuf) of the view on the display
   renderView() { return Array.from(dev.renderView()); },
   screen() { return Array.from(dev.screen); },
   buttons: BUTTONS,

@@ -2,14 +2,24 @@
 # App.loop_pass(now_ms) is one pass of the loop, guarded (an exception is shown and logged)
 # and ending with the watchdog fed; it takes the time as an argument, so the simulator runs
 # the very same passes on simulated time. App.run() is the board's asyncio loop around it.
-# Loaded only when needed, so normal play carries none of them in RAM: protocol.py (the USB
-# console and the bench commands) on the first byte on the console, selftest.py (the
-# power-on self-test, run by loop_pass in place of the app's own work) with DRAW held at
-# power-on.
+# Two rare paths are imported on first use and kept: protocol.py (the USB console and the
+# bench commands) on the first byte on the console, selftest.py (the power-on self-test, run
+# by loop_pass in place of the app's own work) with DRAW held at power-on.
+import asyncio
+import gc
 import json
+import select
+import sys
 
-from carddraw import config, screens
+from carddraw import config
 from carddraw.controller import Controller, View
+from carddraw.render import render
+from carddraw.store import Store
+
+try:
+    from micropython import kbd_intr
+except ImportError:  # CPython (the tests, the tools): there is no interrupt key to turn off
+    kbd_intr = None  # type: ignore[assignment]
 
 NOTICE_MS = 4000      # a notice (a damaged file, an error) stays this long on the bottom line
 BLINK_MS = 250
@@ -26,7 +36,7 @@ class App:
         self.board = board
         self.store = store
         self.write = write          # where protocol replies go: a function taking one str
-        self.notices = []
+        self.notices = []           # the bottom line's notices, oldest first
         settings, notice = store.load_settings()
         self._notice(notice)
         resume, notice = store.load_action()
@@ -64,7 +74,7 @@ class App:
         self.apply_settings()
 
     def _notice(self, text):
-        if text:
+        if text and text not in self.notices:
             self.notices.append(text)
 
     def apply_settings(self):
@@ -74,9 +84,10 @@ class App:
 
     # -- input -----------------------------------------------------------------------------------
     def button(self, name, kind, now):
-        """A press from the buttons. The press that wakes a dimmed or dark display, or ends a
-        bench test (answering `test button`), does nothing else; but during the timed
-        warning a press acts as well (R21: STOP then stops at once, the draw does not wait)."""
+        """A press, from the buttons or the console's `press`/`long`. The press that wakes a
+        dimmed or dark display, or ends a bench test (answering `test button`), does nothing
+        else; but during the timed warning a press acts as well (R21: STOP then stops at
+        once, the draw does not wait)."""
         self.last_input = now
         if self.test is not None:
             self.test.press(self, name, kind)
@@ -103,7 +114,6 @@ class App:
     def listen(self, stream):
         """Watch `stream` (sys.stdin on the board) for the bench protocol; nothing of the
         protocol is loaded until a byte arrives."""
-        import select
         poll = select.poll()
         poll.register(stream, select.POLLIN)
         self.listening = (stream, poll)
@@ -171,7 +181,7 @@ class App:
     def begin_selftest(self, now):
         """Run the power-on self-test (selftest.py) in the loop passes to come; the app starts
         when it ends. Protocol lines typed meanwhile wait on the console."""
-        from carddraw.selftest import SelfTest
+        from carddraw.selftest import SelfTest  # a rare path: imported on first use, kept
         self.selftest = SelfTest(self.board, self.store, now)
 
     def selftest_pass(self, now):
@@ -179,8 +189,6 @@ class App:
         if test is None or not test.step(now):
             return
         self.selftest = None
-        from carddraw import selftest
-        selftest.unload()
         self.last_input = now           # the app starts now: idle, notices and the display
         self.notice_until = now + NOTICE_MS
         self.drawn = None
@@ -221,12 +229,10 @@ class App:
         for pattern in self.controller.take_beeps():
             board.buzzer.play(pattern, now)
         board.buzzer.update(now)
-        for text in self.store.notices:  # the one notice channel: the store's, read here
+        for text in self.store.take_notices():  # the one notice channel: the store's
             if not self.notices:
                 self.notice_until = now + NOTICE_MS  # a fresh notice gets its full time
-            if text not in self.notices:  # boot notices come back from load_* as well
-                self.notices.append(text)
-        del self.store.notices[:]
+            self._notice(text)  # boot notices come back from load_* as well
         if self.notices and now - self.notice_until >= 0:
             self.notices.pop(0)
             self.notice_until = now + NOTICE_MS
@@ -242,7 +248,7 @@ class App:
             self.battery_low(percent, now)
         key = (view.screen, tuple(view.lines), self.battery, view.art)
         if key != self.drawn:
-            screens.render(view, board.display, key[2] * 10)
+            render(view, board.display, key[2] * 10)
             board.display.show()
             self.drawn = key
 
@@ -253,7 +259,7 @@ class App:
         frame), and logs it; it says so again only after a charge above LOW_BATTERY + 10."""
         if percent < LOW_BATTERY and not self.low_said:
             self.low_said = True
-            self.store.notices.append("Battery low: %d%%" % percent)
+            self.store.notice("Battery low: %d%%" % percent)
             self.store.log({"ev": "battery", "ms": now, "percent": percent})
         elif percent >= LOW_BATTERY + 10:
             self.low_said = False
@@ -294,17 +300,14 @@ class App:
         the action in progress, the log). On in maintenance (the protocol's `maint`, in bench
         mode only), so that mpremote can stop the app. -> False on a port without
         micropython.kbd_intr (CPython), where there is no key to turn off."""
-        try:
-            import micropython
-            micropython.kbd_intr(3 if on else -1)
-        except (ImportError, AttributeError):
+        if kbd_intr is None:
             return False
+        kbd_intr(3 if on else -1)
         return True
 
     async def run(self, stream=None):
         """The board's loop: loop_pass every LOOP_MS, the watchdog started first; `stream`
         (sys.stdin) is the USB console. The interrupt key is off from here on (usb_interrupt)."""
-        import asyncio
         board = self.board
         self.usb_interrupt(False)
         board.watchdog(config.WATCHDOG_MS)
@@ -326,14 +329,10 @@ class App:
 def main():
     """Start the device: called by main.py on the board. DRAW held at power-on runs the
     self-test first (tools/sim/simhost.py boots the same way)."""
-    import asyncio
-    import sys
-    from carddraw.board import Board
-    from carddraw.store import Store
+    from carddraw.board import Board  # here: only the board has `machine` to import
     board = Board()
     app = App(board, Store(), None, board.ticks_ms())  # rng None: the controller's own (R9)
     if "DRAW" in board.buttons.held():
         app.begin_selftest(app.last_input)
-    import gc
-    gc.collect()  # boot's garbage (files read, storeread dropped) goes now, not mid-draw
+    gc.collect()  # boot's garbage (the files read) goes now, not mid-draw
     asyncio.run(app.run(sys.stdin))

@@ -8,6 +8,9 @@ Times are `ticks_ms()` values: compare them only with `ticks_diff`, which surviv
 counter wrapping round.
 """
 import time
+from binascii import hexlify
+
+import machine
 from machine import ADC, I2C, PWM, Pin, WDT
 
 from carddraw import config
@@ -78,16 +81,6 @@ class Display(SSD1306):
 
 
 # -- LED -----------------------------------------------------------------------------------
-# A card's colour on the LED; black cannot be shown, so it is purple.
-COLOURS = {
-    "green": (0, 255, 0),
-    "yellow": (255, 160, 0),   # less green than red: the green die is the brighter one
-    "red": (255, 0, 0),
-    "black": (160, 0, 255),
-    "white": (255, 255, 255),  # the timed warning (R21): a colour no card has
-}
-
-
 class Led:
     """The RGB LED as config.LED_KIND wires it: "rgb", "rgb_anode" or "neopixel"."""
 
@@ -120,8 +113,8 @@ class Led:
             return
         if colour is None:
             rgb = (0, 0, 0)
-        elif colour in COLOURS:
-            rgb = COLOURS[colour]
+        elif colour in config.LED_COLOURS:
+            rgb = config.LED_COLOURS[colour]
         else:
             raise ValueError("no LED colour for %r" % (colour,))
         self.rgb(rgb[0], rgb[1], rgb[2])
@@ -290,5 +283,8 @@ class Board:
 
     def reset(self):
         """Restart the board as at power-on (the bench protocol's `maint`); never returns."""
-        import machine
         machine.reset()
+
+    def unique_id(self):
+        """The RP2040's flash chip id as hex: which board a log came from."""
+        return hexlify(machine.unique_id()).decode()

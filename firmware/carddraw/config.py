@@ -21,6 +21,14 @@ LED_KIND = "rgb"
 LED_PINS = {"red": 16, "green": 17, "blue": 18}  # GP16/17 share PWM slice 0, GP18 is slice 1
 LED_PWM_FREQ = 1000  # Hz, the same on every channel (pins on one slice share a frequency)
 NEOPIXEL_PIN = 22
+# A card's colour on the LED (R1): black cannot be shown, so it is purple.
+LED_COLOURS = {
+    "green": (0, 255, 0),
+    "yellow": (255, 160, 0),   # less green than red: the green die is the brighter one
+    "red": (255, 0, 0),
+    "black": (160, 0, 255),
+    "white": (255, 255, 255),  # the timed warning (R21): a colour no card has
+}
 
 BUZZER_PIN = 15      # piezo through an NPN transistor, PWM slice 7
 BATTERY_ADC = 29     # VSYS / 3 on ADC channel 3
@@ -77,51 +85,6 @@ DEFAULT_SKILL = "surgery"
 LOCK_SALT = "0000000000000000"
 DEFAULT_LOCK = ("4$0000000000000000$"
                 "3e2490318e6d08cf87fac97a7f2c8ab304dce8818c8bfbbf6d7a2d9e415fa60c")
-
-
-def loaded(name):
-    """Whether carddraw.<name> is imported now."""
-    import sys
-    return "carddraw." + name in sys.modules
-
-
-def imported(name):
-    """The module carddraw.<name>, imported if need be (a name given at run time: the modules
-    loaded on demand make no import cycle with the ones that load them)."""
-    return getattr(__import__("carddraw." + name), name)  # __import__ gives the package
-
-
-class borrowed:
-    """`with config.borrowed("odds") as odds:` -- carddraw.odds for one call, dropped again
-    after it (forget) if the call brought it into RAM; one already there stays (a screen or an
-    outer call holds it). More names: each is dropped after the call if it came during it
-    (modules the first one imports). Calls nest: only the one that brought a module drops it."""
-
-    def __init__(self, *names):
-        self.names = names
-        self.brought = [name for name in names if not loaded(name)]
-
-    def __enter__(self):
-        return imported(self.names[0])
-
-    def __exit__(self, *error):
-        for name in self.brought:
-            forget(name)
-
-
-def forget(name):
-    """Drop the module carddraw.<name> (an on-demand one, now closed) so the collector can
-    free it: controller.unload, borrowed and the self-test use it. Only under
-    MicroPython, where RAM is short and a .mpy loads again in a few ms; CPython (the tests,
-    the tools) keeps its modules, where a fresh import costs far more."""
-    import sys
-    if sys.implementation.name != "micropython":
-        return
-    sys.modules.pop("carddraw." + name, None)
-    try:
-        delattr(sys.modules["carddraw"], name)
-    except (AttributeError, KeyError):  # MicroPython says KeyError
-        pass
 
 
 def defaults():

@@ -58,12 +58,10 @@ def wait_for(fails):
 
 def wait_ms(ctl):
     """Milliseconds left of the wait, 0 when none. ctl.lock_until is when it ends, in the
-    controller's clock; None after a boot, when a wait due starts again in full from it."""
-    wait = wait_for(ctl.settings["lock_fails"])
-    if not wait:
+    controller's clock (a wait due at boot, 3 or more wrong tries counted, runs from the boot:
+    the Pico has no clock across a power cut)."""
+    if ctl.lock_until is None or not wait_for(ctl.settings["lock_fails"]):
         return 0
-    if ctl.lock_until is None:
-        ctl.lock_until = ctl.boot_ms + wait
     return max(0, ctl.lock_until - ctl.now)
 
 

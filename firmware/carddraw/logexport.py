@@ -1,10 +1,9 @@
 # The bench's `log` command: the log streamed line by line as it is on flash (hashes and all,
 # so tools/bench.py can check the chain, tools/logchain.py), the device's unique id, and the
 # acknowledgement `log ack SEQ HASH` the bench sends once the export is saved, which lets the
-# store drop segments holding only exported records when the log is full. Imported only when
-# a `log` line arrives.
-from carddraw.logline import SEGMENT, line_hash, HASH_DIGITS
-from carddraw import config
+# store drop segments holding only exported records when the log is full. Imported on the
+# first `log` line and kept.
+from carddraw.logline import HASH_DIGITS
 
 USAGE = "log, or log ack SEQ HASH (the last record saved: its seq and its 12-digit hash)"
 
@@ -20,7 +19,7 @@ def command(app, args):
         return {"error": "log ack needs a record number (1 to 9 digits); " + USAGE}
     if len(h) != HASH_DIGITS or not all(c in "0123456789abcdef" for c in h):
         return {"error": "log ack needs the record's hash, 12 digits 0-9 a-f; " + USAGE}
-    why = ack(app.store, int(seq), h)
+    why = app.store.ack(int(seq), h)
     return {"error": why} if why else {"ok": "ack", "seq": int(seq)}
 
 
@@ -37,48 +36,4 @@ def stream(app):
             wdt.feed()  # a full log is thousands of lines: the stream must not reset the board
 
     bad = app.store.read_log(each, True)[1]
-    return {"ok": "log", "records": n[0], "damaged": bad, "device": device_id()}
-
-
-def device_id():
-    """machine.unique_id() as hex: which board the log came from ("unknown" off the board)."""
-    try:
-        import machine
-        from binascii import hexlify
-        return hexlify(machine.unique_id()).decode()
-    except Exception:  # ImportError on CPython without the simulator's machine module
-        return "unknown"
-
-
-def ack(store, seq, h):
-    """The bench saved the log up to record `seq`, whose hash is `h`. -> None, or why not."""
-    if not store._open():
-        return "flash error"
-    last = store._seq - 1
-    if not 0 < seq <= last:
-        return "no record %d: the log holds records 1 to %d" % (seq, last)
-    if seq > store._exported:
-        if hash_of(store, seq) != h:
-            return "record %d's hash is not %s: export the log again" % (seq, h)
-        if not store._write(config.LOG_EXPORTED_FILE, seq):
-            return "flash error"
-        store._exported = seq
-    store.flush()  # records waiting for room go now
-    return None
-
-
-def hash_of(store, seq):
-    """The hash on flash of record `seq`, or None."""
-    first = 0
-    for s in store._segs:
-        if s <= seq:
-            first = s
-    key = '"seq":%d,' % seq  # never the last key: "h" is
-    found = []
-
-    def each(text):
-        if not found and key in text:
-            found.append(line_hash(text))
-    if first:
-        store._read_lines(SEGMENT % first, each, True)
-    return found[0] if found else None
+    return {"ok": "log", "records": n[0], "damaged": bad, "device": app.board.unique_id()}

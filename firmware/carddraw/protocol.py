@@ -1,6 +1,6 @@
 """The bench protocol on the USB serial console: reading lines, and every command.
 
-Not in the boot heap: App imports this module when the first byte arrives on the console
+A rare path: App imports this module when the first byte arrives on the console
 (App.read_console) or a line is handed to App.line, and keeps it from then on. Nothing here
 imports app.py (App is passed in), so there is no import cycle.
 
@@ -50,9 +50,13 @@ called off (the flag removed). Each start and end is logged ({"ev": "bench"}).
 `press`, `long`, `wait`, `show`, plain `log` and the other tests stay open.
 """
 import json
+import select
 
-from carddraw import config, screens
+from carddraw import config, lockcode
 from carddraw.controller import View
+from carddraw.deck import COLOURS, RuleError
+from carddraw.render import render
+from carddraw.settings import action_from, code_ok
 
 COMMANDS = ("press NAME, long NAME, wait MS, show, seed N, log, test led|display|button|draws|end"
             " (NAME: RANK, HELP, DRAW, STOP), unlock CODE, lock, maint")
@@ -84,7 +88,6 @@ class Console:
     """The USB serial console, read without blocking the loop: whole lines, at most MAX_LINE."""
 
     def __init__(self, stream, reply=print):
-        import select
         self.stream = stream
         self.poll = select.poll()
         self.poll.register(stream, select.POLLIN)
@@ -206,8 +209,6 @@ def end_bench(app, why):
 
 
 def unlock(app, cmd, args, now):
-    from carddraw import lockcode
-    from carddraw.settings import code_ok
     code = args[0].upper() if args else ""
     if not code_ok(code):
         return {"error": "unlock needs the referee code: 4 to 8 letters of R, H, D, S"}
@@ -241,7 +242,7 @@ def maint(app, cmd, args, now):
     c = app.controller
     c.record("bench", mode="maint")
     c.say("Maintenance", "USB open until next restart",
-          c.msg[2] if c.screen == "message" else c.screen, "click")
+          c.shown.back if c.screen == "message" else None, "click")
     if app.test is not None:
         app.end_test()
     app.last_input = now
@@ -252,17 +253,7 @@ def maint(app, cmd, args, now):
 
 def flag(app, on):
     """Write (on) or remove the maintenance flag on the store's flash. -> True if done."""
-    store = app.store
-    try:
-        if on:
-            f = store.fs.open(store.root + MAINT_FLAG, "w")
-            f.write("maint")
-            f.close()
-        else:
-            store.fs.remove(store.root + MAINT_FLAG)
-    except OSError:
-        return False
-    return True
+    return app.store.set_flag(MAINT_FLAG, on)
 
 
 def restart(app):
@@ -279,17 +270,13 @@ def restart(app):
 
 # -- the commands: each (app, cmd, args, now) -> reply dict, or None while it waits -------------
 def press(app, cmd, args, now):
+    """`press NAME`, `long NAME`: as the button itself (App.button: a press that wakes the
+    display or ends a bench test does nothing else)."""
     name = (args[0] if args else "").upper()
     if name not in config.BUTTONS:
         return {"error": "%s needs a button: RANK, HELP, DRAW or STOP" % cmd}
-    app.last_input = now
-    if app.idle or app.test is not None:
-        app.end_test()
-        app.wake()
-    app.error = None
-    c = app.controller
-    (c.long if cmd == "long" else c.press)(name, now)
-    return {"ok": cmd, "button": name, "screen": c.view().screen}
+    app.button(name, "long" if cmd == "long" else "short", now)
+    return {"ok": cmd, "button": name, "screen": app.controller.view().screen}
 
 
 def wait(app, cmd, args, now):
@@ -315,7 +302,7 @@ def seed(app, cmd, args, now):
 
 
 def log(app, cmd, args, now):
-    """`log` and `log ack SEQ HASH`: logexport.py (loaded only when used)."""
+    """`log` and `log ack SEQ HASH`: logexport.py (a rare path: imported on first use)."""
     from carddraw import logexport
     return logexport.command(app, args)
 
@@ -390,9 +377,6 @@ def draws(app, arg):
     c = app.controller
     if c.screen != "setup":
         return {"error": "test draws only on the set-up screen"}
-    from carddraw.action import RuleError
-    from carddraw.deck import COLOURS
-    from carddraw.settings import action_from
     a = action_from(c.settings)
     counts = [0, 0, 0, 0]
     wdt = getattr(app.board, "wdt", None)
@@ -424,10 +408,10 @@ class Test:
         if not self.shown:
             self.shown = True
             if self.lines is None:
-                from carddraw.selftest import pattern  # the power-on self-test's own
+                from carddraw.selftest import pattern  # the self-test's (a rare path)
                 pattern(board.display, 0)
             else:
-                screens.render(View("test", self.lines), board.display, None)
+                render(View("test", self.lines), board.display, None)
             board.display.show()
 
     def press(self, app, name, kind):

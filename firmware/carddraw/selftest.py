@@ -1,9 +1,9 @@
 """The power-on self-test (DRAW held at power-on), and the display pattern it shows.
 
-Not in the boot heap: App.begin_selftest imports it, App.loop_pass runs SelfTest.step(now)
-every pass in place of the app's own work (so the board's loop, the watchdog feed and the
-simulator are the same as ever), and unload() drops the module once the test is over.
-The bench's `test display` (protocol.py) borrows pattern().
+A rare path: App.begin_selftest imports it on first use, and App.loop_pass runs
+SelfTest.step(now) every pass in place of the app's own work (so the board's loop, the
+watchdog feed and the simulator are the same as ever). The bench's `test display`
+(protocol.py) borrows pattern().
 
 The screen walks through the LED colours, the display pattern and its inverse (every pixel
 lit once), the buzzer's patterns, the battery voltage, then asks for each button in turn
@@ -11,8 +11,9 @@ lit once), the buzzer's patterns, the battery voltage, then asks for each button
 FAILED) and ends on a fresh press of DRAW or after END_MS. The result goes to the log as
 {"ev": "selftest"}.
 """
-from carddraw import config, screens
+from carddraw import config
 from carddraw.controller import View
+from carddraw.render import render
 
 
 def pattern(d, invert):
@@ -139,7 +140,7 @@ class SelfTest:
             self._show("Result", *(lines + ["", "DRAW: start"]))
 
     def _show(self, *lines):
-        screens.render(View("selftest", ["Self-test"] + list(lines)), self.board.display, None)
+        render(View("selftest", ["Self-test"] + list(lines)), self.board.display, None)
         self.board.display.show()
 
     def _log(self, now, error):
@@ -153,8 +154,3 @@ class SelfTest:
         self.board.led.show(None)
         return True
 
-
-def unload():
-    """Drop this module once the self-test is over (App.loop_pass calls this), so the app
-    goes on with the RAM it always has."""
-    config.forget("selftest")

@@ -18,31 +18,42 @@
 # soon as there is room. The same goes for records the flash refused (retried at every
 # flush()). A run of records identical apart from "ms" costs one {"ev": "repeat", "x": N}
 # line per config.LOG_REPEATS of them, not a line each.
-#
-# This module is the writing side, which every draw uses. Reading back (settings and the
-# action at boot, opening the log, the export) is in storeread.py, imported for one call and
-# dropped after it (_reading), with logrepair.py: neither stays in the heap after boot.
 import json
 import os
 
-from carddraw import config
-from carddraw.logline import SEGMENT, seal, LINE_MAX, older  # noqa: F401 -- tests import these
+from carddraw import config, saved, settings as known
+from carddraw.logline import LINE_MAX, SEGMENT, line_hash, older, seal
 
-NOTICES_MAX = 8      # notices kept in Store.notices (RAM)
+NOTICES_MAX = 8      # notices waiting for the screen
+SETTINGS_MAX = 4096  # bytes read at most from the settings file
+ACTION_MAX = 8192    # ... and from the action state
+SCAN_CHUNK = 512     # bytes read at a time when looking back for the last start/end
+MISSING = "missing"
 _SEP = (",", ":")
-
-
-def _reading(fn, *args):
-    """storeread.<fn>(*args), storeread imported for the call and dropped again after it,
-    with logrepair and settings (which it imports) if the call brought them (config.borrowed:
-    calls nest, a load logs, which opens the log; a screen may hold settings meanwhile)."""
-    with config.borrowed("storeread", "logrepair", "settings") as storeread:
-        return getattr(storeread, fn)(*args)
 
 
 def check_action(state):
     """None if the saved action in `state` (under "action") can be rebuilt, else why not."""
-    return _reading("check_action", state)
+    if state is None:
+        return None
+    if not isinstance(state, dict):
+        return "not an object"
+    if "action" not in state:
+        return None
+    try:
+        saved.from_dict(state["action"])
+    except Exception as e:  # ValueError by contract; anything else is damage all the same
+        return str(e) or type(e).__name__
+    return None
+
+
+def segment_seq(name):
+    """The seq of a segment's first record from its file name, or None for another file."""
+    if name.startswith("log.") and name.endswith(".jsonl"):
+        digits = name[4:-6]
+        if len(digits) >= 6 and all("0" <= c <= "9" for c in digits):
+            return int(digits)
+    return None
 
 
 class OsFs:
@@ -74,8 +85,8 @@ class Store:
         self.log_limit = log_limit or config.LOG_LIMIT
         # at least 4 segments in the limit, so dropping the oldest frees at most a quarter
         self.segment = min(segment or config.LOG_SEGMENT, self.log_limit // 4)
-        self.notices = []
         self.full = False      # the log is full of records not yet exported
+        self._notices = []     # short texts for the screen (take_notices)
         self._log_bad = 0      # damaged log lines last reported
         self._segs = None      # first seq of each segment, oldest first; None: not opened yet
         self._total = 0        # bytes in all segments
@@ -90,29 +101,84 @@ class Store:
         self._repeats = 0
         self._repeat_ms = None
 
-    # -- settings ----------------------------------------------------------------------------
+    # -- settings and the action in progress --------------------------------------------------
     def load_settings(self):
         """-> (settings dict with every key of config.defaults(), notice or None)."""
-        return _reading("load_settings", self)
+        name = config.SETTINGS_FILE
+        data, why = self._read(name, SETTINGS_MAX)
+        if why is None and not isinstance(data, dict):
+            why = "not an object"
+        if why is None:
+            s, bad = known.check(data)  # the controller uses the same check
+            if not bad:
+                return s, None
+            why = "bad " + ",".join(bad)
+            notice = "settings fixed"
+        else:
+            s = config.defaults()
+            if why == MISSING:  # a fresh device
+                return s, None
+            notice = "settings reset"
+        notice = self.report(name, why, notice)
+        self.save_settings(s)  # repaired on flash, so the notice comes once
+        return s, notice
 
     def save_settings(self, settings):
         """Atomic. -> True, or False (and a notice) when the flash refused."""
         return self._write(config.SETTINGS_FILE, settings)
 
-    # -- the action in progress -------------------------------------------------------------
-    def save_action(self, state):
-        """The controller's resume state (JSON-able), or None for no action. Atomic."""
-        return self._write(config.ACTION_FILE, state)
-
     def load_action(self):
         """-> (state dict or None, notice or None). The contents are the caller's to check.
         A missing file while the log shows an action started and not ended closes that
         action as lost (see report)."""
-        return _reading("load_action", self)
+        name = config.ACTION_FILE
+        state, why = self._read(name, ACTION_MAX)
+        if why == MISSING:
+            return None, self.notice("action lost") if self._action_lost("missing") else None
+        if why is None:
+            if state is None or isinstance(state, dict):
+                return state, None
+            why = "not an object"
+        notice = self.report(name, why, "action lost")
+        self.save_action(None)
+        return None, notice
 
-    def _action_lost(self, why):
-        """R14: an action the log shows open is closed as lost (storeread.action_lost)."""
-        return _reading("action_lost", self, why)
+    def save_action(self, state):
+        """The controller's resume state (JSON-able), or None for no action. Atomic."""
+        return self._write(config.ACTION_FILE, state)
+
+    def set_flag(self, name, on):
+        """A one-shot flag file (main.py's maintenance boot): written or removed. -> done."""
+        try:
+            if on:
+                f = self.fs.open(self.root + name, "w")
+                f.write(name)
+                f.close()
+            else:
+                self.fs.remove(self.root + name)
+        except OSError:
+            return False
+        return True
+
+    # -- notices: short texts for the bottom line of the screen --------------------------------
+    def notice(self, text):
+        if len(self._notices) < NOTICES_MAX and (not self._notices or self._notices[-1] != text):
+            self._notices.append(text)
+        return text
+
+    def take_notices(self):
+        notices = self._notices
+        self._notices = []
+        return notices
+
+    def report(self, file, why, notice):
+        """Damage found: keep the short notice (for a 16-character line), log the details.
+        A damaged action file also closes the action the log shows open (R14)."""
+        self.notice(notice)
+        self.log({"ev": "damage", "file": file, "why": why})
+        if file == config.ACTION_FILE:
+            self._action_lost("damaged")
+        return notice
 
     # -- the log -----------------------------------------------------------------------------
     def log(self, record):
@@ -147,33 +213,221 @@ class Store:
             self._lost = 0
         return not self._lost
 
+    def waiting(self):
+        """Records waiting in RAM for the flash (or for room)."""
+        return len(self._queue) + (1 if self._lost else 0)
+
     def read_log(self, each=None, raw=False):
         """-> (records, damaged): every record, oldest first, reading line by line; damaged
         counts the lines skipped. Records come without the store's "seq" and "h"; with raw,
         each line's text as on flash instead (for the export). With each(record) given,
         records are handed to it one by one instead of collected: less RAM."""
-        return _reading("read_log", self, each, raw)
+        self._push_repeats()
+        if self._open():
+            self.flush()
+        records = []  # type: list
+        each = each or records.append
+        name = config.LOG_FILE
+        bad = self.read_lines(older(name), each, raw)  # only if a migration failed
+        bad += self.read_lines(name, each, raw)
+        for first in list(self._segs or ()):
+            bad += self.read_lines(SEGMENT % first, each, raw)
+        if bad and bad != self._log_bad:  # once per new count, not at every read
+            self._log_bad = bad
+            self.report(name, "%d bad lines" % bad, "log damaged")
+        return records, bad
 
     def last(self):
         """-> (seq, hash) of the last record written: (0, "") for none."""
         self._open()
         return self._seq - 1, self._prev
 
-    def report(self, file, why, notice):
-        """Damage found: keep the short notice (for a 16-character line), log the details.
-        A damaged action file also closes the action the log shows open (R14)."""
-        self._notice(notice)
-        self.log({"ev": "damage", "file": file, "why": why})
-        if file == config.ACTION_FILE:
-            self._action_lost("damaged")
-        return notice
+    def exported(self):
+        """The highest seq the bench acknowledged as saved (`log ack`)."""
+        self._open()
+        return self._exported
 
-    # -- inside: the log -----------------------------------------------------------------------
-    def _notice(self, text):
-        if len(self.notices) < NOTICES_MAX and (not self.notices or self.notices[-1] != text):
-            self.notices.append(text)
-        return text
+    def ack(self, seq, h):
+        """The bench saved the log up to record `seq`, whose hash is `h`: when the log is
+        full, segments holding only saved records may go. -> None, or why not."""
+        if not self._open():
+            return "flash error"
+        last = self._seq - 1
+        if not 0 < seq <= last:
+            return "no record %d: the log holds records 1 to %d" % (seq, last)
+        if seq > self._exported:
+            if self._hash_of(seq) != h:
+                return "record %d's hash is not %s: export the log again" % (seq, h)
+            if not self._write(config.LOG_EXPORTED_FILE, seq):
+                return "flash error"
+            self._exported = seq
+        self.flush()  # records waiting for room go now
+        return None
 
+    def read_lines(self, name, each, raw=False, start=0, budget=0):
+        """Hand each record of one log file to each() (the line's text with raw, else the
+        record without "seq" and "h"); -> lines skipped as damaged. From byte `start` on,
+        the first (partial) line skipped."""
+        try:
+            f = self.fs.open(self.root + name, "rb")
+        except OSError:
+            return 0
+        bad = 0
+        budget = budget or self.log_limit + LINE_MAX  # more than log() ever writes to a file
+        skipping = False
+        try:
+            if start:
+                f.seek(start)
+                skipping = True
+            while True:
+                line = f.readline(LINE_MAX)
+                if not line:
+                    break
+                budget -= len(line)
+                if budget < 0:
+                    bad += 1  # the rest of an oversized file
+                    break
+                whole = line.endswith(b"\n")
+                if skipping:  # the tail of an overlong line, or of the line `start` cut
+                    skipping = not whole
+                    continue
+                if not whole and len(line) == LINE_MAX:
+                    bad += 1
+                    skipping = True
+                    continue
+                bad += _hand(line, each, raw)
+        except OSError:
+            bad += 1
+        finally:
+            f.close()
+        return bad
+
+    def flash_error(self, e):
+        # not logged now: the log is on the same flash that just failed (records wait in RAM)
+        self.notice("flash error")
+
+    # -- inside: opening the log -------------------------------------------------------------
+    def _open(self):
+        """Learn the segments, the last seq and hash (once); migrate older firmware's log.
+        -> False on a flash error (tried again at the next write)."""
+        if self._segs is not None:
+            return True
+        try:
+            names = self.fs.listdir(self.root)
+        except OSError as e:
+            self.flash_error(e)
+            return False
+        segs = sorted([s for s in [segment_seq(n) for n in names] if s is not None])
+        old = [n for n in (older(config.LOG_FILE), config.LOG_FILE) if n in names]
+        bad = 0
+        if old and not segs:
+            from carddraw import logrepair  # once in a device's life
+            segs, bad = logrepair.migrate(self, old)
+            if segs is None:
+                return False
+        for name in old:  # migrated (now or by a boot the power cut short)
+            self._remove(name)
+        self._segs = segs
+        for first in segs:
+            self._cur = self._size(SEGMENT % first)
+            self._total += self._cur
+        exported = self._read(config.LOG_EXPORTED_FILE, 32)[0]
+        self._exported = exported if type(exported) is int else 0
+        self._find_last()
+        if bad:
+            self.report(config.LOG_FILE, "%d bad lines" % bad, "log damaged")
+        return True
+
+    def _find_last(self):
+        """The last whole record's seq and hash: from the newest segment's tail (2 lines'
+        worth), or, when damage fills the tail, from the whole segment, or an older one."""
+        for first in reversed(self._segs):
+            name = SEGMENT % first
+            size = self._size(name)
+            if first == self._segs[-1] and size:
+                self._torn = not self._ends_line(name, size)
+            start = max(0, size - 2 * LINE_MAX)
+            for at in (start, 0) if start else (0,):
+                found = []
+                self.read_lines(name, found.append, True, at)
+                for text in reversed(found):
+                    seq = json.loads(text).get("seq")
+                    if type(seq) is int and line_hash(text):
+                        self._seq = seq + 1
+                        self._prev = line_hash(text)
+                        return
+        if self._segs:  # nothing whole anywhere: go on after the newest segment's name
+            self._seq = self._segs[-1]
+
+    def _ends_line(self, name, size):
+        try:
+            f = self.fs.open(self.root + name, "rb")
+        except OSError:
+            return True
+        try:
+            f.seek(size - 1)
+            return f.read(1) == b"\n"
+        finally:
+            f.close()
+
+    def _action_lost(self, why):
+        """R14: no escape from a black by deleting or spoiling action.json. When the log's
+        last start/end record is a start, that action ends here, as lost. -> whether it did."""
+        if not self._open() or self._seq == 1:  # no log, or no record in it: nothing open
+            return False
+        found = None
+        for first in reversed(self._segs):
+            found = self._scan_back(SEGMENT % first)
+            if found is not None:
+                break
+        if not found:
+            return False
+        self.log({"ev": "end", "outcome": "lost", "why": "action file " + why})
+        return True
+
+    def _scan_back(self, name):
+        """Whether a segment's last start/end record is a start (None: it holds neither),
+        read backwards a chunk at a time. The texts match whatever the key order (compact
+        JSON), and never inside a string (quotes escaped)."""
+        try:
+            f = self.fs.open(self.root + name, "rb")
+        except OSError:
+            return None
+        try:
+            pos = self._size(name)
+            later = b""
+            while pos > 0:
+                n = min(SCAN_CHUNK, pos)
+                pos -= n
+                f.seek(pos)
+                chunk = f.read(n) + later[:11]  # a match across the boundary
+                start, end = chunk.rfind(b'"ev":"start"'), chunk.rfind(b'"ev":"end"')
+                if start >= 0 or end >= 0:
+                    return start > end
+                later = chunk
+        except OSError:
+            return None
+        finally:
+            f.close()
+        return None
+
+    def _hash_of(self, seq):
+        """The hash on flash of record `seq`, or None."""
+        first = 0
+        for s in self._segs:
+            if s <= seq:
+                first = s
+        key = '"seq":%d,' % seq  # never the last key: "h" is
+        found = []
+
+        def each(text):
+            if not found and key in text:
+                found.append(line_hash(text))
+        if first:
+            self.read_lines(SEGMENT % first, each, True)
+        return found[0] if found else None
+
+    # -- inside: writing the log -------------------------------------------------------------
     def _push(self, record):
         if len(self._queue) < config.LOG_QUEUE:
             self._queue.append(record)
@@ -187,14 +441,6 @@ class Store:
                 r["ms"] = self._repeat_ms
             self._repeats = 0
             self._push(r)
-
-    def _open(self):
-        """Learn the segments, the last seq and hash (once); migrate older firmware's log."""
-        return self._segs is not None or _reading("open_log", self)
-
-    def _read_lines(self, name, each, raw=False, start=0, budget=0):
-        """Each record of one log file to each(): storeread.read_lines."""
-        return _reading("read_lines", self, name, each, raw, start, budget)
 
     def _put(self, record):
         """Write one record as the next link of the chain. -> True, or False (flash error, or
@@ -218,8 +464,8 @@ class Store:
         except OSError as e:
             if new:
                 self._segs.pop()
-                self._cur = self._size(self.root + SEGMENT % self._segs[-1]) if self._segs else 0
-            self._flash_error(e)
+                self._cur = self._size(SEGMENT % self._segs[-1]) if self._segs else 0
+            self.flash_error(e)
             return False
         self._cur += len(line)
         self._total += len(line)
@@ -237,9 +483,9 @@ class Store:
             last_seq = segs[1] - 1 if len(segs) > 1 else self._seq - 1
             if last_seq > self._exported:
                 return self._full()
-            path = self.root + SEGMENT % segs[0]
-            size_of = self._size(path)
-            if not self._remove(path[len(self.root):]):
+            name = SEGMENT % segs[0]
+            size_of = self._size(name)
+            if not self._remove(name):
                 return False
             self._total -= size_of
             segs.pop(0)
@@ -249,10 +495,36 @@ class Store:
     def _full(self):
         if not self.full:
             self.full = True
-            self._notice("log full: export")
+            self.notice("log full: export")
         return False
 
     # -- inside: files -------------------------------------------------------------------------
+    def _read(self, name, cap):
+        """-> (parsed JSON, None), or (None, why): MISSING, or what is wrong with the file."""
+        path = self.root + name
+        try:
+            self.fs.remove(path + ".tmp")  # a save cut short: the file it was to replace stands
+        except OSError:
+            pass
+        try:
+            f = self.fs.open(path, "rb")
+        except OSError:
+            return None, MISSING
+        try:
+            raw = f.read(cap + 1)  # never more than the cap in RAM, whatever the file's size
+        except OSError:
+            return None, "unreadable"
+        finally:
+            f.close()
+        if len(raw) > cap:
+            return None, "over %d bytes" % cap
+        if not raw:
+            return None, "empty"
+        try:
+            return json.loads(raw.decode()), None
+        except Exception as e:  # ValueError, UnicodeError, RecursionError on deep nesting
+            return None, "not json: " + type(e).__name__
+
     def _write(self, name, obj):
         """name.tmp, flush, close, rename over name: the old file or the new, never neither."""
         data = json.dumps(obj, separators=_SEP).encode()
@@ -267,7 +539,7 @@ class Store:
             self.fs.rename(path + ".tmp", path)
             return True
         except OSError as e:
-            self._flash_error(e)
+            self.flash_error(e)
             return False
 
     def _remove(self, name):
@@ -275,15 +547,31 @@ class Store:
             self.fs.remove(self.root + name)
             return True
         except OSError as e:
-            self._flash_error(e)
+            self.flash_error(e)
             return False
 
-    def _flash_error(self, e):
-        # not logged now: the log is on the same flash that just failed (records wait in RAM)
-        self._notice("flash error")
-
-    def _size(self, path):
+    def _size(self, name):
         try:
-            return self.fs.stat(path)[6]
+            return self.fs.stat(self.root + name)[6]
         except OSError:
             return 0
+
+
+def _hand(line, each, raw):
+    """One line to each(); -> 1 when it was damaged (and not handed), else 0."""
+    if not line.strip():
+        return 0
+    try:
+        text = line.decode().strip()
+        r = json.loads(text)
+    except Exception:
+        return 1
+    if not isinstance(r, dict):
+        return 1
+    if raw:
+        each(text)
+    else:
+        r.pop("seq", None)
+        r.pop("h", None)
+        each(r)
+    return 0

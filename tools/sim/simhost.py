@@ -46,7 +46,8 @@ import select
 import framebuf
 from machine import SIM
 
-from carddraw import config, screens
+from carddraw import config
+from carddraw.render import render
 from carddraw.app import App
 from carddraw.rng import Rng
 from carddraw.board import Board
@@ -325,14 +326,14 @@ class Device:
         return lines
 
     def render_view(self):
-        """Hex of the firmware's own rendering (screens.render on a framebuf) of the view the
+        """Hex of the firmware's own rendering (render.render on a framebuf) of the view the
         app last sent to the display: what the OLED should show, for the tests."""
         key = self.app.drawn
         if key is None:
             return ""
         buf = bytearray(1024)
         fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
-        screens.render(View(key[0], list(key[1]), art=key[3]), fb, key[2] * 10)
+        render(View(key[0], list(key[1]), art=key[3]), fb, key[2] * 10)
         return binascii.hexlify(buf).decode()
 
     def stats(self):

@@ -1,8 +1,8 @@
 """A tour of the device: drives one controller through every screen, rendering each view onto
 a canvas and handing it to snap(view). Runs the same under CPython and MicroPython; used by
-host_tests/test_screens.py and by tools/screenshots.py for the README's pictures."""
+host_tests/test_render.py and by tools/screenshots.py for the README's pictures."""
 from carddraw.controller import Controller
-from carddraw.screens import render
+from carddraw.render import render
 from pick import Pick
 
 KEY = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}

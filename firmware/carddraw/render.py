@@ -1,5 +1,10 @@
-# The graphics of the active and card screens, drawn by screens.render for a view
-# with `art`, on the 128x64 one-colour OLED under the title bar that render lit:
+# Draws a controller View onto any framebuf-like canvas: only fill, text, fill_rect, rect,
+# hline, vline and pixel are used, so a framebuf.FrameBuffer, the SSD1306 driver or a test's
+# recorder all work. Pure: no I/O. A view with `art` (the active and card screens) is drawn
+# as graphics; any other view as text, 16 columns x 8 rows of the 8x8 font. Both share the
+# title bar (row 0: lit, the title dark in it, the battery icon at its right end).
+#
+# The graphics of the active and card screens, on the 128x64 one-colour OLED:
 #
 #   y  0-7   title bar: the skill's icon, the title, the skill's mark (the battery: render)
 #   y  9-22  the deck: four card symbols, each colour its own pattern, with letter and count
@@ -13,7 +18,7 @@
 # screens ("Chance", the colour word), so that page's span ends near x 70.
 # Canvas calls: text, fill_rect, rect and pixel. Pure: no I/O.
 #
-# Art, by kind (what the controller's line-builders put in View.art):
+# Art, by kind (what the screens' art() puts in View.art):
 #   (kind, skill, title, counts, ...): skill one of SKILLS (its look), title up to 10
 #   characters, counts the deck (green, yellow, red, black); then by kind:
 #   ("deck", ..., chance, side, foot)  the active screen (a set-up screen could use it too)
@@ -29,9 +34,9 @@
 #
 # RAM: on the board this module's bytecode sits in the heap, so the pictures are data, not
 # code: one 142-byte table of columns (bit 0 the top pixel) drawn by one routine, cols().
-BAT_X = 114       # screens.BAT_X: the battery icon's left edge
-MARK_X = BAT_X - 20
-SKILLS = ("surgery", "repair", "scan")
+from carddraw.config import COLS, ROWS, SKILLS, TITLE_COLS
+
+MARK_X = 94       # the skill's mark, left of the battery icon
 COLOURS = ("green", "yellow", "red", "black")
 LETTERS = "GYRB"
 DECK_X = (0, 37, 66, 95)    # the deck's cells: green and black may reach two digits
@@ -132,3 +137,28 @@ def draw(canvas, art):
         foot = foot[:2]
     for i in range(len(foot)):
         canvas.text(foot[i][:16], 0, 56 - 8 * (len(foot) - 1 - i), 1)
+
+
+W = 128
+TITLE = TITLE_COLS  # title characters in a text view: 14 x 8 = 112 px, clear of the battery
+BAT_X = 114       # battery icon: a 12x6 outline at x 114-125, y 1-6, and a nub at x 126
+
+
+def render(view, canvas, battery=None):
+    """Draw view (lines[0] is the title); battery: percent 0-100, or None for no icon."""
+    canvas.fill(0)
+    canvas.fill_rect(0, 0, W, 8, 1)
+    if view.art:
+        draw(canvas, view.art)
+    else:
+        lines = view.lines
+        for i in range(min(len(lines), ROWS)):
+            if lines[i]:
+                canvas.text(lines[i][:TITLE if i == 0 else COLS], 0, 8 * i, 1 if i else 0)
+    if battery is not None:
+        p = min(100, max(0, int(battery)))
+        canvas.rect(BAT_X, 1, 12, 6, 0)
+        canvas.vline(BAT_X + 12, 3, 2, 0)
+        w = (p + 5) // 10  # 0-10 px of charge inside the outline
+        if w:
+            canvas.fill_rect(BAT_X + 1, 2, w, 4, 0)

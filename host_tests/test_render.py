@@ -1,4 +1,4 @@
-"""screens.render on a recording canvas: every screen of the controller fits the 128x64 OLED
+"""render.render on a recording canvas: every screen of the controller fits the 128x64 OLED
 and nothing touches the battery icon. Then the same tour inside the MicroPython VM, rendered
 onto a real framebuf.FrameBuffer, must show exactly what CPython showed."""
 import json
@@ -7,8 +7,9 @@ import sys
 
 import pytest
 
-from carddraw import pictures, screens
-from carddraw.controller import SCREENS, View
+from carddraw import render
+from carddraw.controller import View
+from handheld import SCREENS
 
 
 class Canvas:
@@ -72,7 +73,7 @@ def overlap(a, b):
 def check_frame(view, battery):
     """Render view and check every rule of the frame; return the text calls."""
     canvas = Canvas()
-    screens.render(view, canvas, battery)
+    render.render(view, canvas, battery)
     calls = canvas.calls
     assert calls[0] == ("fill", 0)
     allowed = {"fill", "text", "fill_rect", "rect", "hline", "vline", "pixel"}  # DESIGN.md
@@ -87,7 +88,7 @@ def check_frame(view, battery):
             assert b[2] % 8 == 0 and b[1] == 0
     if battery is not None:
         plain = Canvas()
-        screens.render(view, plain, None)
+        render.render(view, plain, None)
         icon = [b for b in boxes(calls[len(plain.calls):])]
         assert icon, "no battery icon drawn"
         assert calls[:len(plain.calls)] == plain.calls   # the icon only adds to the frame
@@ -100,7 +101,7 @@ def check_frame(view, battery):
 
 def test_header_is_an_inverted_bar_with_the_title():
     canvas = Canvas()
-    screens.render(View("setup", ["Set-up", "Surgery"]), canvas)
+    render.render(View("setup", ["Set-up", "Surgery"]), canvas)
     assert canvas.calls == [("fill", 0), ("fill_rect", 0, 0, 128, 8, 1),
                             ("text", "Set-up", 0, 0, 0), ("text", "Surgery", 0, 8, 1)]
 
@@ -109,7 +110,7 @@ def test_battery_icon_shows_the_charge_and_clips_bad_values():
     widths = []
     for pct in (-5, 0, 4, 5, 50, 95, 100, 180):
         canvas = Canvas()
-        screens.render(View("x", ["A very long title here"]), canvas, pct)
+        render.render(View("x", ["A very long title here"]), canvas, pct)
         assert ("text", "A very long ti", 0, 0, 0) in canvas.calls        # 14 characters
         fills = [c for c in canvas.calls if c[0] == "fill_rect" and c[1] == 115]
         widths.append(fills[0][3] if fills else 0)
@@ -203,14 +204,14 @@ def card_art(colour="green", skill="surgery", counts=(5, 2, 1, 0), label="Succes
 
 
 ARTS = [deck_art(skill, counts, chance, side, foot, title)
-        for skill in pictures.SKILLS
+        for skill in render.SKILLS
         for counts, chance, side, foot, title in (
             ((5, 2, 1, 0), "97.1%", ("Red 29%", "Blk 2%"), ("Succ 0/1", "D:draw"), "Surgery"),
             ((38, 3, 3, 12), ">99.9%", ("x" * 20,) * 5, ("y" * 30,) * 4, "A long title here"),
             ((0, 0, 0, 0), "<0.1%", (), (), ""),
             ((2, 2, 1, 0), "100%?abc", ("a",), ("b",), "Scan"))]
 ARTS += [card_art(colour, skill, label=label, words=words, foot=foot)
-         for skill in pictures.SKILLS for colour in pictures.COLOURS
+         for skill in render.SKILLS for colour in render.COLOURS
          for label, words, foot in (("Success 1 of 3", ("a clean stitch", "holds"), ("D:go on",)),
                                     ("Complication 12 more text", ("w" * 30,) * 4, ("f" * 30,)),
                                     ("", (), ()))]
@@ -221,28 +222,28 @@ def test_every_picture_fits_and_leaves_the_battery_alone(battery):
     for art in ARTS:
         check_frame(art_view(art), battery)
         canvas = Canvas()
-        screens.render(art_view(art), canvas, None)
+        render.render(art_view(art), canvas, None)
         for b in boxes(canvas.calls[2:]):                 # after the fill and the lit bar
-            assert not (b[2] < 8 and b[3] > screens.BAT_X - 1), (b, art)
+            assert not (b[2] < 8 and b[3] > render.BAT_X - 1), (b, art)
 
 
 def test_a_view_without_art_is_drawn_as_text():
     plain, none = Canvas(), Canvas()
-    screens.render(View("active", ["Surgery", "G 5 Y 2"]), plain, 50)
-    screens.render(art_view(None, lines=["Surgery", "G 5 Y 2"]), none, 50)
+    render.render(View("active", ["Surgery", "G 5 Y 2"]), plain, 50)
+    render.render(art_view(None, lines=["Surgery", "G 5 Y 2"]), none, 50)
     assert plain.calls == none.calls
     assert ("text", "G 5 Y 2", 0, 8, 1) in plain.calls
 
 
 def test_an_unknown_card_colour_is_refused():
     with pytest.raises(ValueError):
-        screens.render(art_view(card_art("purple")), Canvas())
+        render.render(art_view(card_art("purple")), Canvas())
 
 
 # Pixels: the same pictures on a real framebuf in the MicroPython VM.
 PIXELS = r'''
 import framebuf
-from carddraw import pictures, screens
+from carddraw import render
 
 class V:
     def __init__(self, art):
@@ -253,7 +254,7 @@ class V:
 out = []
 for art in ARTS:
     buf = bytearray(1024)
-    screens.render(V(art), framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB), 57)
+    render.render(V(art), framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB), 57)
     out.append(list(buf))
 RESULT = out
 '''
@@ -276,28 +277,28 @@ def changed_columns(a, b, page):
 def test_each_colour_has_its_own_pattern_and_an_empty_colour_an_empty_slot(vm):
     (full, px), (some, qx) = render_in_vm(vm, [deck_art(counts=(3, 3, 3, 3)),
                                            deck_art(counts=(3, 0, 1, 0))])
-    faces = [region(px, x + 2, 11, x + 7, 21) for x in pictures.DECK_X]
+    faces = [region(px, x + 2, 11, x + 7, 21) for x in render.DECK_X]
     assert all(any(f) for f in faces)
     assert len(set(faces)) == 4                       # four different patterns
     assert region(qx, 39, 11, 44, 21) == (0,) * 50    # no yellow: an empty slot
     assert region(qx, 97, 11, 102, 21) == (0,) * 50   # no black
     assert region(qx, 2, 11, 7, 21) == faces[0] and region(qx, 68, 11, 73, 21) == faces[2]
     # the big card's face wears the same pattern as its deck symbol, one picture per colour
-    cards = render_in_vm(vm, [card_art(c) for c in pictures.COLOURS])
+    cards = render_in_vm(vm, [card_art(c) for c in render.COLOURS])
     big = [region(p, 2, 26, 20, 36) for _, p in cards]
     assert len(set(big)) == 4 and all(any(f) for f in big)
 
 
 def test_each_skill_has_its_own_title_bar(vm):
-    arts = [deck_art(skill=s, title="Title") for s in pictures.SKILLS]
-    bars = [region(p, 0, 0, screens.BAT_X - 2, 8) for _, p in render_in_vm(vm, arts)]
+    arts = [deck_art(skill=s, title="Title") for s in render.SKILLS]
+    bars = [region(p, 0, 0, render.BAT_X - 2, 8) for _, p in render_in_vm(vm, arts)]
     assert len(set(bars)) == 3
 
 
 def test_large_digits_are_distinct_and_2x_the_small_font(vm):
-    shots = render_in_vm(vm, [deck_art(chance=ch) for ch in pictures.BIG])
+    shots = render_in_vm(vm, [deck_art(chance=ch) for ch in render.BIG])
     glyphs = [region(p, 0, 33, 12, 47) for _, p in shots]
-    assert len(set(glyphs)) == len(pictures.BIG) and all(any(g) for g in glyphs)
+    assert len(set(glyphs)) == len(render.BIG) and all(any(g) for g in glyphs)
     for _, p in shots:
         assert not any(region(p, 0, 47, 60, 48))               # 14 px tall: nothing below
         for y in range(33, 47, 2):                             # 2x2 blocks: each row twice
@@ -312,26 +313,7 @@ def test_what_does_not_change_between_draws_stays_in_place(vm):
         assert changed_columns(active, card, page) == []
     # a yellow more: only the yellow cell's columns change
     cols = [x for p in range(8) for x in changed_columns(active, more_yellow, p)]
-    assert cols and pictures.DECK_X[1] <= min(cols) and max(cols) < pictures.DECK_X[2]
+    assert cols and render.DECK_X[1] <= min(cols) and max(cols) < render.DECK_X[2]
     # the chance 97.1% -> 97.4%: only the last digit's columns
     cols = [x for p in range(8) for x in changed_columns(active, other_chance, p)]
     assert cols and min(cols) >= 30 and max(cols) < 40      # "97." is 30 px wide
-
-
-def test_the_pictures_are_loaded_only_for_a_view_with_art(vm):
-    # On the board a module's bytecode sits in the heap: text screens must not pay for them.
-    got = vm(r'''
-import sys, framebuf
-from carddraw import screens
-class V:
-    screen = "x"
-    lines = ["Set-up", "Surgery"]
-    art = None
-fb = framebuf.FrameBuffer(bytearray(1024), 128, 64, framebuf.MONO_VLSB)
-screens.render(V(), fb, 50)
-before = "carddraw.pictures" in sys.modules
-V.art = ("deck", "scan", "Scan", (2, 2, 1, 0), "9.9%", (), ())
-screens.render(V(), fb, 50)
-RESULT = [before, "carddraw.pictures" in sys.modules]
-''')
-    assert got == [False, True]

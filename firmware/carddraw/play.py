@@ -1,0 +1,296 @@
+# The action in play: the engine's Action and what the device keeps around it -- the card on
+# show and whether its result applied (R15), the undo snapshot, the phase after a success or
+# a stop (R16, R23), timed mode's next draw and its warning (R21), the finishing countdown
+# and the odds on show (R25, R26). One object, made at the start (Play.start) or after a
+# power cut (Play.restore) and dropped when the controller clears it. Pure: no I/O; the
+# controller passes itself in for the clock, the settings, the rng, the log and the buzzer.
+#
+# Its operations change the action and log what they did; where the device goes next is the
+# caller's: home() names the screen the state calls for.
+from carddraw import saved, settings as known
+from carddraw.action import ACTIVE, SUCCEEDED, STOPPED, FAILED, REFEREE, RuleError
+from carddraw.deck import BLACK, check_colour
+from carddraw.odds import action_risk
+
+WARN_MS = 5000    # R21: the warning before a timed draw
+FINISH_MS = 60000  # R23: the minute of roleplay
+ENDED = ("success", "finishing", "summary")
+
+
+class Play:
+    def __init__(self, ctl, action):
+        self.ctl = ctl
+        self.action = action
+        self.card = None        # the colour on the card screen
+        self.applied = False    # ... and whether its result has applied (R15)
+        self.undo = None        # saved.to_dict of the action before its last draw
+        self.ended = "success"  # after a success or a stop: "success", "finishing", "summary"
+        self.due = 0            # timed mode: when the next draw comes (R21)
+        self.warn = 0           # seconds of warning on show, 0 = none
+        self.fin_end = 0        # when the finishing countdown ends (R23)
+        self._odds = None       # (what they were worked out for, (chance, red, black))
+        self.rearm()
+
+    @classmethod
+    def start(cls, ctl):
+        """Set-up's DRAW: the action the settings describe (R2-R15), logged with its chance."""
+        settings = ctl.settings
+        play = cls(ctl, known.action_from(settings))
+        a = play.action
+        ctl.record("start", skill=a.skill, ranks=a.ranks, helpers=a.helpers, bonus=a.bonus,
+                   difficulty=list(a.difficulty), needed=a.needed, auto=a.auto,
+                   redraws=a.redraws, referee=a.referee, timed=settings["timed"],
+                   interval=settings["interval"], deck=list(a.deck.counts()),
+                   chance=round(play.odds()[0], 4), chain=ctl.chained)
+        if not settings["frozen"]:  # R6: each action its own difficulty, unless the referee's
+            for name in known.DIFFICULTY:
+                ctl.change(name, 0)
+        ctl.beep("click")
+        return play
+
+    @classmethod
+    def restore(cls, ctl, state):
+        """After a power cut: the action, its undo snapshot and the card on show, from the
+        resume state (a damaged undo snapshot or card costs only itself, never the action).
+        R21: a timed action gives its warning at once (a fresh interval at each boot would
+        let switching off hold the draws back for ever); the finishing starts afresh.
+        Raises ValueError (or another exception) when the action itself is unreadable."""
+        play = cls(ctl, saved.from_dict(state["action"]))
+        action = play.action
+        undo = state.get("undo")
+        try:
+            saved.from_dict(undo)
+            play.undo = undo
+        except Exception:
+            pass
+        card = state.get("card")
+        applied = state.get("applied") is True
+        if card is not None:
+            try:
+                check_colour(card)
+            except Exception:
+                card = None
+                applied = False
+        if action.pending is not None or not applied:
+            card = action.pending
+            applied = False
+        play.card = card
+        play.applied = applied
+        ended = state.get("ended")
+        play.ended = ended if ended in ENDED else "success"
+        play.due = ctl.now + WARN_MS
+        play.fin_end = ctl.now + FINISH_MS
+        return play
+
+    def state(self):
+        """The resume state: everything restore() needs, as JSON-able data."""
+        return {"v": 1, "screen": self.home(), "action": saved.to_dict(self.action),
+                "undo": self.undo, "card": self.card, "applied": self.applied,
+                "ended": self.ended}
+
+    # -- what it shows --------------------------------------------------------------------
+    def home(self):
+        """The screen the action's state calls for."""
+        state = self.action.state
+        if self.card is not None:
+            return "card"
+        if state == SUCCEEDED:
+            return self.ended
+        if state == STOPPED:  # R16, R23: the finishing, then the summary
+            return "summary" if self.ended == "summary" else "finishing"
+        return state  # active, referee, failed: each a screen of that name
+
+    def running(self):
+        """The action still draws (a timed warning on show goes on from screen to screen)."""
+        return self.action.state == ACTIVE
+
+    def odds(self):
+        """(R26 chance, chance of a complication, chance of a black): the costly part of a
+        view, worked out once for everything it depends on."""
+        a = self.action
+        key = (a.deck.counts(), a.successes, a.auto_applied, a.state, a.pending, a.needed,
+               a.auto, a.ranks)
+        if self._odds is None or self._odds[0] != key:
+            self._odds = (key, action_risk(a)[:3])  # R26 and the risks, in one sweep
+        return self._odds[1]
+
+    def seconds_left(self, now):
+        """The timed countdown to the next draw, in whole seconds."""
+        return max(0, (self.due - now + 999) // 1000)
+
+    # -- drawing (R9-R15) -------------------------------------------------------------------
+    def rearm(self):
+        """R21: the next timed draw comes an interval from now (its warning still to come)."""
+        self.due = self.ctl.now + self.ctl.settings["interval"] * 1000
+        self.warn = 0
+
+    def draw(self, timed):
+        ctl = self.ctl
+        action = self.action
+        snapshot = saved.to_dict(action)
+        colour = action.draw(ctl.rng)  # R9; R22 raises on an empty deck, changing nothing
+        self.undo = snapshot
+        self.rearm()
+        self.card = colour
+        self.applied = False
+        ctl.record("draw", n=action.draws, card=colour, deck=list(action.deck.counts()),
+                   timed=timed)
+        ctl.beep("black" if colour == BLACK else "card")
+        if action.redraws_left == 0:
+            self.accept()  # R15: no redraw left, the card applies at once
+
+    def redraw(self):
+        ctl = self.ctl
+        action = self.action
+        colour = action.redraw(ctl.rng)  # R15
+        self.card = colour
+        ctl.record("redraw", n=action.draws, card=colour, left=action.redraws_left)
+        ctl.beep("black" if colour == BLACK else "card")
+        if action.redraws_left == 0:
+            self.accept()
+
+    def accept(self):
+        ctl = self.ctl
+        action = self.action
+        colour = action.pending
+        state = action.accept()  # R10-R14
+        self.applied = True
+        ctl.record("accept", n=action.draws, card=colour, deck=list(action.deck.counts()),
+                   state=state, successes=action.successes,
+                   complications=action.complications)
+        if state == SUCCEEDED:
+            ctl.beep("success")
+            self.end(state)
+        elif state == FAILED:
+            ctl.beep("fail")
+            self.end(state)
+
+    def take_card(self):
+        """The card screen's DRAW: a card not yet applied is accepted (R15); either way it
+        leaves the screen (R20: the deck again before the next draw)."""
+        if not self.applied:
+            self.accept()
+        self.card = None
+
+    def stop(self):
+        ctl = self.ctl
+        action = self.action
+        action.stop()  # R16
+        ctl.record("stop", successes=action.successes, needed=action.needed,
+                   draws=action.draws)
+        self.end(STOPPED)
+        ctl.beep("fail")
+        self.finish()  # R16: a stop, like a success, goes to the finishing (R23)
+
+    def finish(self):
+        """R23: the minute of roleplay starts."""
+        self.ended = "finishing"
+        self.fin_end = self.ctl.now + FINISH_MS
+
+    def end(self, outcome):
+        """The action's one and final end record (R14, R16, R17)."""
+        a = self.action
+        self.ctl.record("end", outcome=outcome, successes=a.successes, needed=a.needed,
+                        complications=a.complications, draws=a.draws)
+
+    def timed(self, held):
+        """R21: a draw by itself an interval after the last, a 5 s warning first, whatever
+        the screen: on the stop question, a message or the lock the card is drawn all the same.
+        Only the referee screens, open with the code (`held`), hold the draw (then a full
+        warning once they close), and an empty deck (R22): no draw, and the interval starts
+        when the referee adds cards. -> "drawn" when a card came or was accepted, True when
+        the warning changed, else False."""
+        ctl = self.ctl
+        action = self.action
+        if not ctl.settings["timed"] or action.state != ACTIVE:
+            if self.warn:  # the action ended on the card screen (a redraw applied at once)
+                self.warn = 0
+                return True
+            return False
+        if action.pending is None and action.deck.total() == 0:
+            self.rearm()  # R22: nothing to draw, no error: wait for the referee (R19)
+            return False
+        now = ctl.now
+        if held:
+            shown = self.warn
+            self.warn = 0
+            self.due = max(self.due, now + WARN_MS)
+            return shown > 0
+        left = self.due - now
+        if left > WARN_MS:
+            return False
+        if not self.warn and left < WARN_MS:  # none shown yet (a late tick, a power cut,
+            self.due = now + WARN_MS          # the referee menu just closed): a full
+            left = WARN_MS                    # warning; one on show goes on, never anew
+        if left <= 0:
+            self.due_now()
+            return "drawn"
+        sec = (left + 999) // 1000
+        if sec != self.warn:
+            self.warn = sec
+            ctl.beep("warn")
+            return True
+        return False
+
+    def due_now(self):
+        """R21: the timed turn, the warning over. A card on show whose result applied goes,
+        and the next is drawn. One with redraws left (R15) is accepted instead, as DRAW would:
+        the lead did not decide in time. That acceptance takes this interval's turn: the next
+        draw comes an interval later, after its own warning, the rhythm as after any draw."""
+        if self.card is not None and not self.applied:
+            self.take_card()
+            self.rearm()
+            return
+        self.card = None
+        self.draw(True)
+
+    # -- the referee's (R14, R18, R19; the screens behind the lock call these) ---------------
+    def referee_continue(self):
+        action = self.action
+        action.referee_continue()  # R14: the black leaves the deck
+        self.card = None           # ... and the screen, if it was still on show (no redraws)
+        self.ctl.record("referee", decision="continue", deck=list(action.deck.counts()))
+        self.rearm()
+
+    def referee_fail(self):
+        self.action.referee_end()  # R14
+        self.card = None
+        self.ctl.record("referee", decision="end")
+        self.end(FAILED)
+        self.ctl.beep("fail")
+
+    def helper_leaves(self):
+        """R18 -> the helpers still helping."""
+        action = self.action
+        helping = action.helper_leaves()
+        self.ctl.record("helper_leaves", helpers=helping, deck=list(action.deck.counts()))
+        return helping
+
+    def adjust(self, colour, delta):
+        action = self.action
+        action.adjust(colour, delta)  # R19, R8 settles; RuleError if not possible
+        self.ctl.record("adjust", colour=colour, delta=delta, deck=list(action.deck.counts()))
+
+    def can_undo(self):
+        # Only while the action runs: once it has ended (success, stop, a black with no
+        # referee, R14, R16, R17) its end record is final, so one action never ends twice.
+        return self.undo is not None and self.action.state in (ACTIVE, REFEREE)
+
+    def undo_draw(self):
+        if not self.can_undo():  # the menu does not offer it then; refused all the same
+            if self.undo is None:
+                raise RuleError("cannot undo: there is no draw to undo")
+            raise RuleError("cannot undo: the action has ended, and its end is final")
+        self.action = action = saved.from_dict(self.undo)
+        self.undo = None
+        self.card = None
+        self.applied = False
+        self.ended = "success"
+        self.ctl.record("undo", draws=action.draws, state=action.state,
+                        deck=list(action.deck.counts()))
+        self.rearm()
+
+    def end_by_referee(self):
+        a = self.action
+        self.ctl.record("end", outcome="ended by referee", successes=a.successes,
+                        needed=a.needed, complications=a.complications, draws=a.draws)

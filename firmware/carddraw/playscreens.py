@@ -1,0 +1,272 @@
+# The action's screens (see screens.py for the interface): the deck (active), the card, the
+# stop question, a black awaiting the referee, success, the finishing countdown, the summary
+# and failed. They show and drive the action in play (ctl.play, play.py). Pure: no I/O.
+from carddraw.action import STOPPED, SUCCEEDED, FAILED, REFEREE
+from carddraw.deck import BLACK, GREEN, RED
+from carddraw.screens import Menu, Screen
+from carddraw.texts import (COLOUR_INDEX, COLOUR_NAMES, KINDS, deck_line, odds_line, pct,
+                            risk_line, skill_name, tally, words, wrap)
+
+OUTCOMES = {SUCCEEDED: "Success reached!", FAILED: "The action fails",
+            REFEREE: "Referee decides"}
+CONFIRM = ["Stop?", "Stopping short", "of success is a", "failed attempt:",
+           "no retry today.", "", "D:stop  S:back"]
+NO_RETRY = "No retry today."  # R16: a stop short of success is a failed attempt
+
+
+class PlayScreen(Screen):
+    @property
+    def play(self):
+        return self.ctl.play
+
+    @property
+    def action(self):
+        return self.ctl.play.action
+
+
+class Active(PlayScreen):
+    """The deck (R20), next-card odds (R25), the chance to succeed (R26) and the risks
+    beside it, the tally, draws and redraws left; timed mode's countdown and warning (R21).
+    DRAW draws; STOP asks to confirm (during the timed warning it stops at once)."""
+    name = "active"
+
+    def press(self, button):
+        ctl = self.ctl
+        if button == "DRAW":
+            self.play.draw(False)
+            ctl.go_home()
+        elif button == "STOP":
+            if self.play.warn:  # R21: a stop during the warning needs no confirming
+                self.play.stop()
+                ctl.go_home()
+            else:
+                ctl.beep("click")
+                ctl.goto(Confirm(ctl))
+
+    def lines(self):
+        play = self.play
+        action = play.action
+        timed = self.ctl.settings["timed"]
+        counts = action.deck.counts()
+        chance, red, black = play.odds()
+        lines = [skill_name(action.skill) + (" timed" if timed else ""),
+                 deck_line(counts), odds_line(counts), "Chance  " + pct(chance),
+                 risk_line(red, black), tally(action)]
+        if play.warn:  # R21: white, a colour no card has
+            return lines + ["DRAW IN %ds!" % play.warn, "S:stop now"], "white"
+        if not sum(counts):  # R22: nothing to draw until the referee adds cards (R19)
+            return lines + ["Deck empty:", "call the referee"], None
+        if timed:
+            waiting = "Auto draw in %ds" % play.seconds_left(self.ctl.now)
+        else:
+            waiting = "Draws %-3d Redr %d" % (action.draws, action.redraws_left)
+        return lines + [waiting, "D:draw  S:stop"], None
+
+    def art(self, lines):
+        """The deck, the chance in large digits (R26), draws and redraws (or the time to the
+        next timed draw); under the digits the risks, or the timed warning, then the tally."""
+        play = self.play
+        action = play.action
+        side = ("Draw%2d" % action.draws, "Redr %d" % action.redraws_left)
+        if play.warn:
+            hint = "DRAW %ds  S:stop" % play.warn
+        else:
+            full = sum(action.deck.counts())
+            hint = lines[4] if full else lines[7]  # the risks, or an empty deck's words
+            if self.ctl.settings["timed"]:  # no countdown to a draw an empty deck won't give
+                side = ("in %2ds" % play.seconds_left(self.ctl.now) if full else "Empty",
+                        side[0])
+        return ("deck", action.skill, skill_name(action.skill), action.deck.counts(),
+                pct(play.odds()[0]).strip(), side, (hint, tally(action)))
+
+
+def card_label(action, colour, applied):
+    """What the card did: "Success 1 of 3" (successes after it, of those needed, R10, R11),
+    "Setback" (R12), "Complication 2" (the action's count after it, R13), "Catastrophe"
+    (R14). A card not yet applied (R15) says what it will do if accepted, the same label it
+    keeps then: the lead decides on a redraw by exactly that."""
+    kind = KINDS[COLOUR_INDEX[colour]]
+    if colour == GREEN:
+        won = action.successes
+        if not applied:
+            won += action.green_gain()  # R10, R11
+        # automatic successes may pass those needed; the label stops at done
+        return "%s %d of %d" % (kind, min(won, action.needed), action.needed)
+    if colour == RED:
+        return "%s %d" % (kind, action.complications + (0 if applied else 1))
+    return kind
+
+
+class Card(PlayScreen):
+    """The card drawn, its colour on the LED (black shows purple), what it did and its result
+    in the action's words (R24). With redraws left (R15): DRAW accepts, HELP redraws, STOP
+    is refused (R16). Applied: DRAW or STOP goes on."""
+    name = "card"
+
+    def press(self, button):
+        ctl = self.ctl
+        play = self.play
+        if play.applied:
+            if button == "DRAW" or button == "STOP":
+                play.take_card()
+                ctl.beep("click")
+                ctl.go_home()  # R20: the deck again before the next draw
+        elif button == "DRAW":
+            play.take_card()
+            ctl.go_home()
+        elif button == "HELP":
+            play.redraw()
+        elif button == "STOP":
+            ctl.say("Not now", "Accept the card first: no stop between a draw and its result.")
+
+    def lines(self):
+        play = self.play
+        action = play.action
+        colour = play.card
+        lines = [COLOUR_NAMES[COLOUR_INDEX[colour]] + " card",
+                 card_label(action, colour, play.applied)]
+        lines += (wrap(words(action.skill, colour)) + [""])[:2]
+        if not play.applied:
+            return lines + ["Redraws left %d" % action.redraws_left, "D:accept",
+                            "H:redraw"], colour  # R15
+        outcome = OUTCOMES.get(action.state) or tally(action)
+        return lines + [outcome, "", "D:go on"], colour
+
+    def art(self, lines):
+        """The card, large, with its colour word, the label of what it did (lines[1]) and
+        the action's words (R24); at the foot, where the active screen has its tally: the
+        tally, the black's outcome, or the hint while a redraw is possible."""
+        play = self.play
+        action = play.action
+        if not play.applied:
+            foot = "D:ok  H:redraw"
+        else:
+            # a success shows in the tally itself, in its place; a black's outcome replaces it
+            foot = action.state != SUCCEEDED and OUTCOMES.get(action.state) or tally(action)
+        label = lines[1]
+        if len(label) > 14:  # beside the card only 14 fit: the number stays whole
+            label = label[:5] + ". " + label.split(" ")[-1]  # "Complication 10" -> "Compl. 10"
+        return ("card", action.skill, skill_name(action.skill), action.deck.counts(),
+                play.card, label, wrap(words(action.skill, play.card), 14)[:2], (foot,))
+
+
+class Confirm(PlayScreen):
+    """Stop? DRAW stops (R16, a failed attempt: no retry today), then the finishing and the
+    summary as after a success (R23). Any other key: back."""
+    name = "confirm"
+
+    def press(self, button):
+        ctl = self.ctl
+        if button == "DRAW":
+            self.play.stop()
+            ctl.go_home()
+        else:
+            ctl.beep("click")
+            ctl.go_home()
+
+    def lines(self):
+        return list(CONFIRM), None
+
+
+def catastrophe(action, title):
+    return [title, "Catastrophe!"] + (wrap(words(action.skill, BLACK)) + [""])[:2]
+
+
+class Black(PlayScreen):
+    """A black with a referee present (R14): only the referee menu decides."""
+    name = "referee"
+
+    def press(self, button):
+        self.ctl.beep("error")
+
+    def lines(self):
+        return catastrophe(self.action, "Black card") + [
+            "Referee decides:", "hold STOP and", "enter the code"], BLACK  # R14
+
+
+class Failed(PlayScreen):
+    """The catastrophe (R14). DRAW: set-up."""
+    name = "failed"
+
+    def press(self, button):
+        if button == "DRAW":
+            self.ctl.beep("click")
+            self.ctl.clear()
+
+    def lines(self):
+        # the LED keeps the black that ended it (purple): red would read as a complication
+        return catastrophe(self.action, "Failed") + [
+            tally(self.action), "Successes may be", "void.", "D:done"], BLACK  # R14
+
+
+class Success(Menu):
+    """The successes reached: finish (R23), or chain straight into a new action (R17)."""
+    name = "success"
+    title = "Success!"
+    hint = "R/H:move D:pick"
+    quiet = True
+
+    def head(self):
+        action = self.ctl.play.action
+        return [tally(action), "Draws %d" % action.draws, ""]
+
+    def rows(self):
+        return [("Finish", None), ("Chain new task", None)]
+
+    def choose(self, index):
+        ctl = self.ctl
+        if index == 0:
+            ctl.play.finish()  # R23
+            ctl.go_home()
+        else:
+            ctl.chain()  # R17: a new deck; this finishing is skipped
+
+    def led(self):
+        return "green"
+
+
+class Finishing(PlayScreen):
+    """R23 after a success or a stop (R16): 60 s of roleplay, then the summary. No button
+    skips it."""
+    name = "finishing"
+
+    def tick(self, now):
+        play = self.play
+        if now >= play.fin_end:  # R23: the minute of roleplay is over
+            play.ended = "summary"
+            # the success chime only for a success: a stop had its own sound when it was made
+            self.ctl.beep("click" if play.action.state == STOPPED else "success")
+            self.ctl.go_home()
+
+    def lines(self):
+        left = max(0, (self.play.fin_end - self.ctl.now + 999) // 1000)
+        return ["Finishing", "Roleplay the", "finish: at least", "one minute.",
+                "   %d s left" % left, "", no_retry(self.action)], None
+
+
+def no_retry(action):
+    """The reminder a stopped action carries to its finishing and summary (R16), or ""."""
+    return NO_RETRY if action.state == STOPPED else ""
+
+
+class Summary(PlayScreen):
+    """Successes, complications, outcome (a stop with the no-retry reminder, R16). DRAW:
+    set-up."""
+    name = "summary"
+
+    def press(self, button):
+        if button == "DRAW":
+            self.ctl.beep("click")
+            self.ctl.clear()
+
+    def lines(self):
+        action = self.action
+        return ["Summary", skill_name(action.skill),
+                "Outcome: " + ("stopped" if action.state == STOPPED else "success"),
+                "Successes %d/%d" % (action.successes, action.needed),
+                "Complications %d" % action.complications, "Draws %d" % action.draws,
+                no_retry(action), "D:new set-up"], None
+
+
+SCREENS = {"active": Active, "card": Card, "referee": Black, "failed": Failed,
+           "success": Success, "finishing": Finishing, "summary": Summary}
