@@ -622,3 +622,16 @@ def test_an_unseeded_log_is_not_in_the_seeded_sequences():
     print("unseeded log against seeds 0-%d of seeded mode: %.2f s, found %s" % (
         SEEDED_WINDOW - 1, time.time() - t, found))
     assert found == []
+
+
+def test_the_device_rekeys_its_rng_as_each_action_starts():
+    from handheld import dev, keys
+    c = dev("green", "green")
+    calls = []
+    c.rng.fresh = lambda: calls.append(c.screen)    # draws.start calls it, if the rng has one
+    keys(c, "D")
+    assert c.view().screen == "active" and calls == ["setup"]
+    keys(c, "D D H D")                              # a green: success, chain a new action (R17)
+    assert c.view().screen == "setup" and calls == ["setup"]
+    keys(c, "D")
+    assert c.view().screen == "active" and calls == ["setup", "setup"]

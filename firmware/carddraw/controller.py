@@ -354,9 +354,9 @@ class Controller:
 
     @property
     def rng(self):
-        """The generator that picks the cards (R9): the one given, or the device's own, seeded
+        """The generator that picks the cards (R9): the one given, or the device's own, keyed
         from os.urandom when the first card is drawn (or the bench seeds it), so that neither
-        it nor rng.py is in the heap after boot."""
+        it nor rng.py is in the heap after boot; draws.start re-keys it at each action."""
         if self._rng is None:
             from carddraw.rng import Rng
             self._rng = Rng()

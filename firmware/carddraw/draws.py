@@ -55,6 +55,9 @@ def tally(action):
 # -- the action's life ------------------------------------------------------------------------
 def start(ctl):
     """Set-up's DRAW: the action the settings describe (R2-R15), logged with its chance."""
+    fresh = getattr(ctl._rng, "fresh", None)  # rng.Rng: fresh entropy into its key (R9); none
+    if fresh:                                 # yet: the first draw makes it from fresh entropy
+        fresh()
     settings = ctl.settings
     action = known.action_from(settings)
     ctl.action = action
