@@ -305,7 +305,8 @@ EXPECTED_UNSEEDED = {"two_differ": True, "fresh_changes": True, "seeded_fresh_sa
 
 def test_cpython_keeps_the_unseeded_promises(monkeypatch):
     got = rng_vectors.unseeded()
-    assert got.pop("hardware") is True and got.pop("same_start") is False   # os.urandom: not random's
+    # os.urandom's entropy, not random's: the same random seed does not give the same start
+    assert got.pop("hardware") is True and got.pop("same_start") is False
     assert got == EXPECTED_UNSEEDED
     # with the entropy from random (as in the VM), fresh() alone makes the difference
     monkeypatch.setattr(rng_module, "_entropy",
@@ -417,8 +418,9 @@ class OldRng:
 
 def test_the_attackers_model_is_the_old_generator():
     # the old module's pinned vectors (its test_rng.py): 4 outputs and 12 x randrange(6)
-    for seed, raw, cards in ((0, [58856, 12462, 52074, 45059], [0, 0, 3, 3, 1, 4, 0, 4, 1, 0, 1, 0]),
-                             (34, [13187, 46842, 20190, 28116], [5, 2, 5, 3, 3, 5, 2, 1, 5, 5, 0, 0])):
+    old = ((0, [58856, 12462, 52074, 45059], [0, 0, 3, 3, 1, 4, 0, 4, 1, 0, 1, 0]),
+           (34, [13187, 46842, 20190, 28116], [5, 2, 5, 3, 3, 5, 2, 1, 5, 5, 0, 0]))
+    for seed, raw, cards in old:
         r = OldRng(seed)
         assert [r.next16() for _ in range(4)] == raw
         assert [r.randrange(6) for _ in range(12)] == cards

@@ -50,10 +50,12 @@ def unseeded():
     was = u.seeded
     u.seed(9)
     import os
-    return {"hardware": hasattr(os, "urandom"), "two_differ": two_differ, "same_start": plain[:10] == refreshed[:10],
+    return {"hardware": hasattr(os, "urandom"), "two_differ": two_differ,
+            "same_start": plain[:10] == refreshed[:10],
             "fresh_changes": plain[10:] != refreshed[10:],
             "seeded_fresh_same": seeded_plain == seeded_fresh,
-            "modes": [was, u.seeded, Rng(9).seeded], "seed_after": _take(u, 1000, 20) == seeded_plain}
+            "modes": [was, u.seeded, Rng(9).seeded],
+            "seed_after": _take(u, 1000, 20) == seeded_plain}
 
 
 def _spin(rng, n, count):
