@@ -493,7 +493,7 @@ def test_log_streams_every_record_one_line_each_without_building_a_list():
     assert r["calls"] == [[True, True]]               # handed over one by one, never a list
     lines = [x["log"] for x in out[:-1]]              # each line's text as on flash
     assert [{k: v for k, v in json.loads(x).items() if k not in ("seq", "h")} for x in lines] == records
-    assert [x["ev"] for x in records] == ["bench", "seed", "start", "draw", "accept", "damage"]
+    assert [x["ev"] for x in records] == ["bench", "seed", "start", "draw", "accept", "end", "damage"]
     assert logchain.verify(lines)[0]                  # the torn line is no record: the chain holds
     assert out[-1] == {"ok": "log", "records": len(records), "damaged": 1,
                        "device": "e6605838834a7b2c"}

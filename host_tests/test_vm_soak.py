@@ -82,8 +82,7 @@ with open("settings.json", "w") as f:
     json.dump(dict(config.defaults(), referee=True, black=9, redraws=1, needed=3), f)
 seed = 0
 while True:                      # a seed whose first draw is a black (G3 Y2 R1 B9)
-    random.seed(seed)
-    if random.randrange(15) >= 6:
+    if Rng(seed).randrange(15) >= 6:   # boot(seed) draws with Rng(seed)
         break
     seed += 1
 app = boot(seed)

@@ -33,7 +33,12 @@ class Play:
 
     @classmethod
     def start(cls, ctl):
-        """Set-up's DRAW: the action the settings describe (R2-R15), logged with its chance."""
+        """Set-up's DRAW: the action the settings describe (R2-R15), logged with its chance.
+        Unseeded, the device's generator takes fresh entropy into its key first (R9: cards
+        nobody can call from the log); a stand-in rng without fresh() is left alone."""
+        fresh = getattr(ctl.rng, "fresh", None)
+        if fresh:
+            fresh()
         settings = ctl.settings
         play = cls(ctl, known.action_from(settings))
         a = play.action

@@ -1,79 +1,99 @@
-"""The device's own random generator: the same seed draws the same cards on every MicroPython
-version and under CPython (R9: each card equally likely).
+"""The device's own random generator (R9: each card equally likely): SHA-256 in counter mode.
 
-xoroshiro32++ (Blackman and Vigna's xoroshiro family on two 16-bit lanes, the [14, 2, 7, 5]
-constants Parallax use in the Propeller 2's XORO32): period 2**32 - 1, 16 bits an output.
-Every value it computes stays below 2**30, so on the RP2040 (whose small ints are 31-bit
-signed) no draw leaves MicroPython's small integers and none allocates.
+Unseeded (Rng(), how the device plays): the key is 256 bits, sha256 of 32 bytes of hardware
+entropy (os.urandom: the RP2040's ring oscillator). fresh(), called as each action starts,
+hashes 32 more bytes of entropy into it, and every 32-byte block of output (16 draws of 16
+bits) is sha256(key, block counter, 16 more bytes of entropy). A draw shows only which card
+came up, and a hash's output says nothing about its input, so the log (every draw's deck and
+card, readable over USB) gives no way to the key: there is no small state to search, as
+there was with the old xoroshiro32++ and its 30-bit seed (a laptop searched all 2**30 seeds in
+11 s, matched 35 logged draws and called the next 13 cards), and a key found anyway would be
+gone at the next action. Where there is no os.urandom (the WebAssembly VM, whose `random`
+the simulator seeds at power-on), the entropy comes from the interpreter's random.getrandbits.
 
-seed(n) puts n through a four-round Feistel mixer on two 15-bit halves before it becomes the
-state: a bijection, so different seeds give different states, and neighbouring seeds (1, 2,
-3...) give unrelated sequences. Rng() with no seed takes 30 bits of os.urandom (the RP2040's
-ring oscillator), or the interpreter's `random` where there is no os.urandom (the
-WebAssembly VM, whose `random` the simulator seeds at power-on).
+Seeded (Rng(n), the bench's `seed N`, tests and tools): the key is sha256 of "carddraw seed "
+and n's digits, the blocks sha256(key, counter), and no entropy goes in, fresh() included:
+the same seed draws the same cards on CPython, the MicroPython VM and native MicroPython, so
+a bench run or a test can be repeated. Seeds only choose among 2**30 sequences: never play
+with one (the controller marks every record and screen of a seeded device).
 
     rng = Rng(34)
     rng.randrange(6)   # 0..5, unbiased (rejection sampling)
+
+Every value computed stays below 2**30 (the RP2040's small ints); a block's hash allocates
+its digest, so a draw costs a sixteenth of a hash and of its few small objects.
 """
-M15 = 0x7FFF
+from hashlib import sha256
+
 M16 = 0xFFFF
 M30 = 0x3FFFFFFF
 MAX_SEED = M30       # seeds are 0 .. 2**30 - 1 (the bench's `seed N` takes up to 999,999,999)
-_KEYS = (0x3A5D, 0x1F27, 0x6B81, 0x52C9)   # the mixer's round keys (any 15-bit constants)
-_MUL = 0x5BD1                              # odd, below 2**15: x * _MUL < 2**30
 
 
-def _round(x, key):
-    """The Feistel round function on 15 bits: a multiply and an xor-shift, all below 2**30."""
-    y = (x ^ key) * _MUL
-    return ((y >> 15) ^ y) & M15
+try:
+    from os import urandom as _entropy   # n bytes from the hardware
+except ImportError:                      # the WebAssembly VM: the interpreter's random
+    from random import getrandbits
 
-
-def _entropy():
-    """30 random bits from the hardware (os.urandom), else from the interpreter's random."""
-    try:
-        import os
-        b = os.urandom(4)
-        return ((b[0] & 0x3F) << 24) | (b[1] << 16) | (b[2] << 8) | b[3]
-    except (ImportError, AttributeError, NotImplementedError, OSError):
-        import random
-        return random.getrandbits(30)
+    def _entropy(n):
+        return bytes(getrandbits(8) for _ in range(n))
 
 
 class Rng:
     def __init__(self, seed=None):
-        self.s0 = 1
-        self.s1 = 0
-        self.seed(_entropy() if seed is None else seed)
+        if seed is None:
+            self.seeded = False
+            self._key(sha256(b"carddraw key " + _entropy(32)).digest())
+        else:
+            self.seed(seed)
+
+    def _key(self, key):
+        self._msg = bytearray(key + b"\0\0\0\0")   # the key, then a 32-bit block counter
+        self._buf = None
+        self._i = 32                               # nothing left: the next draw hashes a block
 
     def seed(self, n):
-        """Start the sequence for seed n (a whole number 0 to 2**30 - 1)."""
+        """Draw the sequence of seed n (a whole number 0 to 2**30 - 1) from now on."""
         if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_SEED:
             raise ValueError("a seed is a whole number, 0 to %d" % MAX_SEED)
-        left = n >> 15
-        right = n & M15
-        for key in _KEYS:
-            left, right = right, left ^ _round(right, key)
-        self.s0 = left
-        self.s1 = right | 0x8000    # one bit always set: the state is never all zero
-        for _ in range(4):          # spread the mixer's bits through both lanes
-            self.next16()
+        self.seeded = True
+        self._key(sha256(b"carddraw seed %d" % n).digest())
+
+    def fresh(self):
+        """At each action's start. Unseeded: a new key from the old one and 32 bytes of fresh
+        entropy (the rest of the block is dropped). Seeded: nothing, the sequence goes on."""
+        if not self.seeded:
+            h = sha256(self._msg)
+            h.update(_entropy(32))
+            self._key(h.digest())
+
+    def _block(self):
+        m = self._msg
+        h = sha256(m)
+        if not self.seeded:
+            h.update(_entropy(16))
+        self._buf = h.digest()
+        self._i = 0
+        j = 35
+        while j > 31:                 # the counter + 1, big-endian
+            m[j] = (m[j] + 1) & 0xFF
+            if m[j]:
+                break
+            j -= 1
 
     def next16(self):
-        """The next 16 random bits: xoroshiro32++ [14, 2, 7, 5]."""
-        s0 = self.s0
-        s1 = self.s1
-        t = (s0 + s1) & M16
-        out = ((((t << 5) & M16) | (t >> 11)) + s0) & M16            # rotl(s0 + s1, 5) + s0
-        s1 ^= s0
-        self.s0 = (((s0 << 14) & M16) | (s0 >> 2)) ^ s1 ^ ((s1 << 2) & M16)  # rotl(s0, 14) ^ s1 ^ s1 << 2
-        self.s1 = ((s1 << 7) & M16) | (s1 >> 9)                      # rotl(s1, 7)
-        return out
+        """The next 16 random bits."""
+        if self._i > 30:
+            self._block()
+        i = self._i
+        self._i = i + 2
+        b = self._buf
+        return (b[i] << 8) | b[i + 1]
 
     def randrange(self, n):
         """A whole number from 0 to n - 1, each equally likely (n from 1 to 2**30 - 1).
         Rejection sampling: a draw from the top partial block of n is thrown away."""
-        if not 0 < n <= M30:
+        if not isinstance(n, int) or not 0 < n <= M30:
             raise ValueError("randrange needs a range of 1 to %d, not %r" % (M30, n))
         if n <= M16:
             top = M16
