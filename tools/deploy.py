@@ -32,12 +32,10 @@ import subprocess
 import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
+from common import ROOT, cli
+# find_picos is how deploy finds a board (through pick_port); its tests look it up here
+from common.link import NO_BOARD, NoReply, SerialLink, find_picos, pick_port, unlock  # noqa: F401
 
-PICO_VID, PICO_PID = 0x2E8A, 0x0005  # MicroPython on an RP2040
-NO_BOARD = "no board found: connect the Pico running MicroPython by USB"
 GONE_S = 5.0     # after `maint` the board's port goes away within this (the reset is 0.2 s on)
 BACK_S = 20.0    # ... and comes back within this (a Pico enumerates in about a second)
 POLL_S = 0.05
@@ -48,23 +46,6 @@ PREPARE = ("import os\n"
            "try:\n os.mkdir('carddraw')\nexcept OSError:\n pass\n"
            "for f in os.listdir('carddraw'):\n"
            " if f.endswith('.py') or f.endswith('.mpy'):\n  os.remove('carddraw/' + f)\n")
-
-
-def find_picos(ports=None):
-    """Serial ports that are a Pico running MicroPython (USB 2e8a:0005); others are ignored,
-    e.g. the machine's own /dev/ttyS0 that `mpremote connect list` also shows."""
-    if ports is None:
-        from serial.tools import list_ports
-        ports = list_ports.comports()
-    return [p.device for p in ports if p.vid == PICO_VID and p.pid == PICO_PID]
-
-
-def pick_port(port=None, ports=None):
-    """The port to use, or None. An explicit port is used as given."""
-    if port:
-        return port
-    found = find_picos(ports)
-    return found[0] if found else None
 
 
 # for --romfs: the code must not stay on the read-write filesystem, where it would be found
@@ -109,32 +90,22 @@ def source_folder(out):
     return out
 
 
-def code_arg(text):
-    """--code: the referee code as letters R H D S, 4 to 8 of them (either case)."""
-    code = text.upper()
-    if not 4 <= len(code) <= 8 or any(c not in "RHDS" for c in code):
-        raise argparse.ArgumentTypeError("the referee code is 4 to 8 letters of R, H, D, S, "
-                                         "not %r" % text[:20])
-    return code
-
-
 def open_maintenance(port, code, link=None):
     """`unlock CODE` then `maint` on the running app's console (the bench protocol), so that
-    mpremote can interrupt it. -> None, or why not. link: a bench.Link (default: the port)."""
-    import bench  # the protocol's one client; imported here, as bench imports this module
+    mpremote can interrupt it. -> None, or why not. link: a Link (default: the port)."""
     try:
-        link = link or bench.SerialLink(port)
+        link = link or SerialLink(port)
     except Exception as e:  # serial.SerialException, a missing port, no permission
         return "cannot open %s: %s" % (port, e)
     link.code = code
     try:
-        why = bench.unlock(link)
+        why = unlock(link)
         if why:
             return "the device refused the code: " + why
         r = link.request("maint")
         if r.get("ok") != "maint":
             return "the device refused maintenance: %s" % r.get("error", r)
-    except bench.NoReply as e:
+    except NoReply as e:
         return "%s: is the carddraw app running on %s?" % (e, port)
     finally:
         link.close()
@@ -187,7 +158,7 @@ def main(argv=None):
     p.add_argument("--romfs", action="store_true",
                    help="deploy the code into the ROMFS partition (runs from flash, saves RAM)")
     p.add_argument("--dry-run", action="store_true", help="print the mpremote command only")
-    p.add_argument("--code", type=code_arg,
+    p.add_argument("--code", type=cli.code_arg,
                    help="the referee code (R H D S, 4 to 8 letters): `unlock CODE` and `maint` "
                         "are sent first, so mpremote can stop the running app")
     p.add_argument("--build", metavar="DIR",
