@@ -256,3 +256,20 @@ def test_bad_code_and_the_help_say_what_is_allowed():
     assert bad.returncode == 2 and "the referee code is 4 to 8 letters of R, H, D, S" in bad.stderr
     out = subprocess.run([sys.executable, TOOL, "--help"], capture_output=True, text=True).stdout
     assert "--code CODE" in out and "--build DIR" in out and "BOOTSEL" in out
+
+
+def test_a_build_folder_holding_a_users_file_is_refused_and_the_file_stays(tmp_path):
+    mine = tmp_path / "mpy" / "notes.txt"
+    mine.parent.mkdir()
+    mine.write_text("mine")
+    (tmp_path / "keep.txt").write_text("also mine")   # beside the build: never looked at
+    done = subprocess.run([sys.executable, TOOL, "--port", "/dev/ttyACM9", "--dry-run",
+                           "--build", str(tmp_path)], capture_output=True, text=True)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert done.stderr.startswith("deploy: %s holds files that tools/build_mpy.py did not write"
+                                  % mine.parent)
+    assert mine.read_text() == "mine" and sorted(os.listdir(str(mine.parent))) == ["notes.txt"]
+    assert (tmp_path / "keep.txt").read_text() == "also mine"
+    again = subprocess.run([sys.executable, TOOL, "--port", "/dev/ttyACM9", "--dry-run",
+                            "--source", "--build", str(tmp_path)], capture_output=True, text=True)
+    assert again.returncode == 0 and (tmp_path / "keep.txt").read_text() == "also mine"

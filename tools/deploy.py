@@ -6,7 +6,7 @@
     python tools/deploy.py --romfs         # code into the ROMFS partition: runs from flash
     python tools/deploy.py --dry-run       # print the mpremote command, touch nothing
     python tools/deploy.py --code RHDS     # the app is running: open maintenance mode first
-    python tools/deploy.py --build DIR     # build into DIR instead of build/
+    python tools/deploy.py --build DIR     # build into DIR/mpy (or DIR/src) instead of build/
 
 The board keeps its settings, the action in progress and the log: only code is replaced.
 Stale carddraw/*.py files are removed first, since MicroPython imports a .py before an .mpy.
@@ -25,17 +25,23 @@ on firmware built with one; `mpremote romfs query` tells). Bytecode and strings 
 in place from flash instead of being copied into RAM, which saves most of the heap the code
 takes when loaded from .mpy files (make bench measures that heap in the VM, which has no ROMFS).
 The carddraw folder on the board's own filesystem is removed, or it would shadow /rom.
+
+--build DIR: the compiled files go into DIR/mpy (DIR/src for --source, DIR/romfs for --romfs),
+each a folder this tool made or an empty one; a folder holding files it did not write is
+refused, and nothing in it is touched.
 """
-import argparse
 import os
+import shutil
 import subprocess
 import sys
 import time
 
-from common import ROOT, cli
+import build_mpy
+from common import BUILD, FIRMWARE, board_sources, cli, output
 # find_picos is how deploy finds a board (through pick_port); its tests look it up here
 from common.link import NO_BOARD, NoReply, SerialLink, find_picos, pick_port, unlock  # noqa: F401
 
+TOOL = "tools/deploy.py"
 GONE_S = 5.0     # after `maint` the board's port goes away within this (the reset is 0.2 s on)
 BACK_S = 20.0    # ... and comes back within this (a Pico enumerates in about a second)
 POLL_S = 0.05
@@ -59,35 +65,34 @@ UNSHADOW = ("import os\n"
             " pass\n")
 
 
-def romfs_plan(port, folder, build=None):
+def romfs_plan(port, folder, names, build):
     """mpremote: the carddraw package into ROMFS partition 0, main.py onto the filesystem."""
-    package = os.path.join(build or os.path.join(ROOT, "build"), "romfs")
-    import shutil
-    if os.path.isdir(package):
-        shutil.rmtree(package)
-    shutil.copytree(os.path.join(folder, "carddraw"), os.path.join(package, "carddraw"))
+    code = [n for n in names if n.startswith("carddraw/")]
+    package = output.prepare(os.path.join(build, "romfs"), code, TOOL)
+    for n in code:
+        shutil.copy(os.path.join(folder, n), os.path.join(package, n))
     return [sys.executable, "-m", "mpremote", "connect", port, "romfs", "deploy", package, "+",
             "exec", UNSHADOW, "+", "fs", "cp", os.path.join(folder, "main.py"), ":main.py",
             "+", "reset"]
 
 
-def plan(port, folder):
-    """The single chained mpremote command that deploys `folder` (as build_mpy lays it out)."""
-    code = sorted(os.listdir(os.path.join(folder, "carddraw")))
+def plan(port, folder, names):
+    """The single chained mpremote command that deploys the build in `folder` (names: its
+    files, relative to it)."""
+    code = [os.path.join(folder, n) for n in names if n.startswith("carddraw/")]
     cmd = [sys.executable, "-m", "mpremote", "connect", port, "exec", PREPARE, "+",
-           "fs", "cp"] + [os.path.join(folder, "carddraw", f) for f in code] + [":carddraw/", "+"]
+           "fs", "cp"] + code + [":carddraw/", "+"]
     cmd += ["fs", "cp", os.path.join(folder, "main.py"), ":main.py", "+", "reset"]
     return cmd
 
 
 def source_folder(out):
-    """Lay out firmware/ as plain .py in `out`, like build_mpy does for .mpy."""
-    import shutil
-    if os.path.isdir(out):
-        shutil.rmtree(out)
-    shutil.copytree(os.path.join(ROOT, "firmware"), out,
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-    return out
+    """Lay out firmware/ as plain .py in `out`, as build_mpy does for .mpy. -> the names."""
+    names = board_sources()
+    output.prepare(out, names, TOOL)
+    for name in names:
+        shutil.copy(os.path.join(FIRMWARE, name), os.path.join(out, name))
+    return names
 
 
 def open_maintenance(port, code, link=None):
@@ -150,9 +155,7 @@ def maintenance_boot(port, code, found=False):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="deploy", description=__doc__.split("\n\n")[0],
-                                formatter_class=argparse.RawDescriptionHelpFormatter,
-                                epilog=__doc__.split("\n\n", 2)[2])
+    p = cli.parser("deploy", __doc__)
     p.add_argument("--port", help="serial port of the Pico (default: found by its USB id)")
     p.add_argument("--source", action="store_true", help="copy .py source, not .mpy")
     p.add_argument("--romfs", action="store_true",
@@ -170,17 +173,20 @@ def main(argv=None):
         return 2
     if args.romfs and args.source:
         p.error("--romfs takes the compiled .mpy files; leave out --source")
-    build = os.path.abspath(args.build or os.path.join(ROOT, "build"))
-    if args.source:
-        folder = source_folder(os.path.join(build, "src"))
-    else:
-        import build_mpy
-        folder = os.path.join(build, "mpy")
-        build_mpy.build(folder)
+    build = os.path.abspath(args.build or BUILD)
+    try:
+        if args.source:
+            folder = os.path.join(build, "src")
+            names = source_folder(folder)
+        else:
+            folder = os.path.join(build, "mpy")
+            names = sorted(build_mpy.build(folder))
+        cmd = romfs_plan(port, folder, names, build) if args.romfs else plan(port, folder, names)
+    except output.NotOurs as e:
+        p.error(str(e))
     if args.dry_run:
         if args.code:
             print("on %s: unlock %s, then maint; wait for the maintenance boot" % (port, args.code))
-        cmd = romfs_plan(port, folder, build) if args.romfs else plan(port, folder)
         print(" ".join(repr(c) if "\n" in c else c for c in cmd))
         return 0
     if args.code:
@@ -188,7 +194,7 @@ def main(argv=None):
         if why:
             sys.stderr.write(why + "\n")
             return 2
-    cmd = romfs_plan(port, folder, build) if args.romfs else plan(port, folder)
+        cmd[cmd.index("connect") + 1] = port   # the board may come back under another name
     print("deploying %s to %s" % ("source" if args.source else ".mpy", port))
     done = subprocess.run(cmd)
     if done.returncode != 0:

@@ -6,6 +6,7 @@ does). Its parts, each small:
     common.cli     the one-line refusal of a bad argument (exit 2), whole numbers, --code
     common.link    the link to a board (USB serial) or to the simulator: one protocol client
     common.chi2    the chi-square test (the bench's draws, the event's calibration)
+    common.output  folders a tool writes into and clears of its own files only
 """
 import os
 import sys
@@ -13,7 +14,21 @@ import sys
 TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(TOOLS)
 FIRMWARE = os.path.join(ROOT, "firmware")
+BUILD = os.path.join(ROOT, "build")   # gitignored; `make clean` removes it whole
 
 if FIRMWARE not in sys.path:
     sys.path.insert(0, FIRMWARE)
 
+
+def board_sources():
+    """firmware/'s files as they go onto a board: paths relative to firmware/, '/'-separated,
+    sorted."""
+    found = []
+    for folder, dirs, files in os.walk(FIRMWARE):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        rel = os.path.relpath(folder, FIRMWARE)
+        for name in files:
+            path = name if rel == "." else os.path.join(rel, name).replace(os.sep, "/")
+            if name.endswith(".py"):
+                found.append(path)
+    return sorted(found)
