@@ -15,20 +15,21 @@ TOOLS = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ROOT = os.path.dirname(TOOLS)
 FIRMWARE = os.path.join(ROOT, "firmware")
 BUILD = os.path.join(ROOT, "build")   # gitignored; `make clean` removes it whole
+MANIFEST = "manifest.py"   # firmware/'s one file that is not board code: what a UF2 freezes
 
 if FIRMWARE not in sys.path:
     sys.path.insert(0, FIRMWARE)
 
 
 def board_sources():
-    """firmware/'s files as they go onto a board: paths relative to firmware/, '/'-separated,
-    sorted."""
+    """firmware/'s files as they go onto a board or into a UF2: paths relative to firmware/,
+    '/'-separated, sorted; every .py but the manifest."""
     found = []
     for folder, dirs, files in os.walk(FIRMWARE):
         dirs[:] = [d for d in dirs if d != "__pycache__"]
         rel = os.path.relpath(folder, FIRMWARE)
         for name in files:
             path = name if rel == "." else os.path.join(rel, name).replace(os.sep, "/")
-            if name.endswith(".py"):
+            if name.endswith(".py") and path != MANIFEST:
                 found.append(path)
     return sorted(found)
