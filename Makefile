@@ -5,7 +5,7 @@ NODE_STAMP := node_modules/.installed
 STUBS_STAMP := .stubs/.installed
 STUBS := micropython-rp2-rpi-pico-stubs==1.29.0.post1
 
-.PHONY: help test chromium sim web bench deploy logs fuzz setup clean
+.PHONY: help test chromium sim web bench deploy logs fuzz setup clean uf2
 
 help:
 	@echo "make sim     the device in this terminal"
@@ -13,6 +13,7 @@ help:
 	@echo "make bench   measured sizes, memory and speed"
 	@echo "make web     build the web app and serve it on 127.0.0.1"
 	@echo "make deploy  copy firmware/ to a Pico over USB"
+	@echo "make uf2     one UF2 with the firmware frozen in (MICROPY=path/to/micropython)"
 	@echo "make logs    download the action log from a Pico"
 	@echo "make event   an event's logs into one database and report (ARGS=\"logs/*.jsonl\")"
 	@echo "make fuzz    the long fuzz run of the controller"
@@ -80,6 +81,21 @@ else ifeq ($(RUNTIME),cpython)
 else
 	@echo "RUNTIME must be cpython (the default) or native, not '$(RUNTIME)'"; exit 2
 endif
+
+# make uf2 MICROPY=path/to/micropython: MicroPython's rp2 port built for the Pico with the
+# firmware frozen in (firmware/manifest.py), copied to build/carddraw-pico.uf2 (UF2 to change
+# it). MICROPY is a MicroPython source checkout set up for the rp2 port (see README "On a
+# Pico"); without one, one line says what is needed (exit 2) before anything runs.
+UF2 ?= build/carddraw-pico.uf2
+UF2_NEEDS = make uf2 needs MICROPY=path/to/micropython: a MicroPython source checkout (v1.28) with ports/rp2/Makefile
+RP2 = $(dir $(wildcard $(MICROPY)/ports/rp2/Makefile))
+uf2:
+	$(if $(MICROPY),,$(error $(UF2_NEEDS)))
+	$(if $(RP2),,$(error MICROPY=$(MICROPY) is no MicroPython checkout (no ports/rp2/Makefile there): $(UF2_NEEDS)))
+	$(MAKE) -C "$(RP2)" BOARD=RPI_PICO FROZEN_MANIFEST="$(abspath firmware/manifest.py)"
+	mkdir -p "$(dir $(UF2))"
+	cp "$(RP2)build-RPI_PICO/firmware.uf2" "$(UF2)"
+	@echo "$(UF2): copy it onto the Pico in BOOTSEL mode"
 
 clean:
 	rm -rf .venv node_modules .stubs build artifacts

@@ -26,7 +26,7 @@ def same(made, path):
 
 
 def test_the_pictures_in_docs_are_made_from_the_current_screens(tmp_path):
-    shots = screenshots.main(str(tmp_path / "screens"))
+    shots = screenshots.write(str(tmp_path / "screens"))
     stale = [name for name in sorted(shots)
              if not same(str(tmp_path / "screens" / (name + ".png")),
                          os.path.join(ROOT, "docs", "screens", name + ".png"))]

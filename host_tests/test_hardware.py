@@ -6,7 +6,6 @@ run that check, read the Wokwi circuit wire by wire against config.py, show that
 makes the check fail with a message naming it, and check the pin map against RP2040 facts
 written out here a second time (so a slip in pins.py's tables shows up as a disagreement).
 """
-import importlib.util
 import json
 import os
 import shutil
@@ -18,10 +17,8 @@ import pytest
 from carddraw import config
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# tools/ is not a package, and putting it on sys.path could shadow other tests' imports
-_spec = importlib.util.spec_from_file_location("pins", os.path.join(ROOT, "tools", "pins.py"))
-pins = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(pins)
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+import pins  # noqa: E402
 
 DIAGRAM = os.path.join(ROOT, "hardware", "diagram.json")
 

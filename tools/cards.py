@@ -4,16 +4,16 @@ with a few words beside each. Pillow draws them, with its built-in font at a pin
 so the same firmware gives the same pictures.
 
     python tools/cards.py [OUT_DIR]   # default docs/: quickstart-players.png, -referees.png
+
+It writes those two files into OUT_DIR (made if need be) and nothing else there.
 """
 import os
 import sys
 
 from PIL import Image, ImageDraw, ImageFont
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import screenshots  # noqa: E402
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+import screenshots
+from common import ROOT, cli
 MARGIN, GAP = 36, 28
 SHOT_W, SHOT_H = 128 * screenshots.SCALE + 56, 64 * screenshots.SCALE + 16
 PAGE_W = 2 * SHOT_W + GAP + 2 * MARGIN
@@ -133,14 +133,20 @@ def build(shots):
             "quickstart-referees.png": card(REFEREES, shots)}
 
 
-def main(out=os.path.join(ROOT, "docs")):
-    os.makedirs(out, exist_ok=True)
+def main(argv=None):
+    p = cli.parser("cards", __doc__)
+    p.add_argument("out", nargs="?", default=os.path.join(ROOT, "docs"), metavar="OUT_DIR",
+                   help="folder for the two cards (default: docs/)")
+    args = p.parse_args(argv)
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        p.error("OUT_DIR: %s is a file, not a folder" % args.out)
+    os.makedirs(args.out, exist_ok=True)
     pages = build(screenshots.frames())
     for name, page in pages.items():
-        page.save(os.path.join(out, name), optimize=True)
-    print("%d quick-start cards written to %s" % (len(pages), os.path.relpath(out, ROOT)))
-    return pages
+        page.save(os.path.join(args.out, name), optimize=True)
+    print("%d quick-start cards written to %s" % (len(pages), os.path.relpath(args.out, ROOT)))
+    return 0
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    sys.exit(main())

@@ -14,16 +14,14 @@ still possible, ">99.9%" for a near-certainty; "0%" and "100%" only when it is s
 are whole percents by the same rule ("<1%", ">99%"), as on the device's screen.
 Exit status: 0 done, 2 a bad argument or a file that cannot be written (one line says which).
 """
-import argparse
 import os
 import sys
 import textwrap
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "firmware"))
-
-from carddraw.action import Action, SKILLS  # noqa: E402
-from carddraw.deck import COLOURS  # noqa: E402
-from carddraw.odds import next_card, action_risk, fmt_chance  # noqa: E402
+from common import cli
+from carddraw.action import Action, SKILLS
+from carddraw.deck import COLOURS
+from carddraw.odds import next_card, action_risk, fmt_chance
 
 # (label, extra difficulty cards) for the table's rows
 PRESETS = [
@@ -57,42 +55,16 @@ ADDED_WORDS = [("bonus", "bonus green"), ("green", "green"), ("yellow", "yellow"
                ("redraws", "redraw")]
 
 
-class OneLineParser(argparse.ArgumentParser):
-    """Bad input: one line naming the argument and what is allowed, exit status 2. The line
-    starts with this tool's own name (self.prog)."""
-
-    def error(self, message):
-        if message.startswith("unrecognized arguments"):
-            message += " (%s --help lists the arguments)" % self.prog
-        sys.stderr.write("%s: %s\n" % (self.prog, message))
-        sys.exit(2)
-
-
-def whole(name, low, high):
-    def parse(text):
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError("must be a whole number from %d to %d, not %r" % (low, high, text))
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError("must be from %d to %d, not %d" % (low, high, value))
-        return value
-    parse.__name__ = name
-    return parse
-
-
 def action_parser(prog, doc, ranks_default=DEFAULT_RANKS):
     """A parser with every action setting (R3-R15, R24): shared by odds and play."""
-    p = OneLineParser(prog=prog, description=doc.split("\n\n")[0],
-                      formatter_class=argparse.RawDescriptionHelpFormatter,
-                      epilog=doc.split("\n\n", 1)[1] if "\n\n" in doc else None)
+    p = cli.parser(prog, doc)
     p.add_argument("--skill", choices=SKILLS, default="surgery", help="the action (R24)")
     for name, low, high, default, text in NUMBER_ARGS:
         if name == "ranks":
             default = ranks_default
         shown = (" (default %d)" % default if default is not None
                  else " (default %d; not with --table or --plot)" % DEFAULT_RANKS)
-        p.add_argument("--" + name, type=whole(name, low, high), default=default,
+        p.add_argument("--" + name, type=cli.whole(name, low, high), default=default,
                        help="%s, %d-%d%s" % (text, low, high, shown))
     p.add_argument("--referee", action="store_true", help="a referee is present (R14)")
     return p

@@ -10,16 +10,15 @@ present asks the referee: c to go on (the black leaves the deck), e to end the a
 --auto-draw answers for them: draw until the action ends, accept every card, end at a black.
 Exit status: 0 played, 2 a bad argument (one line says which).
 """
-import os
 import random
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import odds  # noqa: E402  (the same action settings as the odds tool)
-from carddraw.odds import next_card, action_risk, fmt_chance  # noqa: E402
-from carddraw.deck import COLOURS  # noqa: E402
+import odds  # the same action settings as the odds tool
+from common import cli
+from carddraw.odds import next_card, action_risk, fmt_chance
+from carddraw.deck import COLOURS
 # R24: the firmware's own words for each skill and colour, not a copy of them
-from carddraw.texts import KINDS, skill_name, words  # noqa: E402
+from carddraw.texts import KINDS, skill_name, words
 
 LEAD_ASK = ("draw or stop? [d/s] ", {"d": "draw", "s": "stop"}, "stop")
 CARD_ASK = ("accept or redraw? [a/r] ", {"a": "accept", "r": "redraw"}, "accept")
@@ -28,7 +27,7 @@ REFEREE_ASK = ("referee: go on or end? [c/e] ", {"c": "continue", "e": "end"}, "
 
 def parser():
     p = odds.action_parser("play", __doc__)
-    p.add_argument("--seed", type=odds.whole("seed", 0, 2 ** 31), help="repeatable shuffles")
+    p.add_argument("--seed", type=cli.whole("seed", 0, 2 ** 31), help="repeatable shuffles")
     p.add_argument("--auto-draw", action="store_true",
                    help="no questions: draw until the action ends, accept every card, end at a black")
     return p

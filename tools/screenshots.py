@@ -3,15 +3,18 @@ real framebuf inside the MicroPython VM (the tour in tools/vmlib/screen_tour.py,
 host_tests/test_screens.py also runs).
 
     python tools/screenshots.py [OUT_DIR]     # default docs/screens/
+
+It writes SCREEN.png for each screen into OUT_DIR (made if need be) and nothing else there.
 """
 import json
 import os
 import subprocess
 import sys
+import tempfile
 
 from PIL import Image, ImageDraw
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from common import ROOT, cli
 SCALE = 3
 INK, PAPER, BEZEL = (120, 220, 255), (4, 8, 16), (40, 40, 46)
 LED = {"green": (0, 200, 60), "yellow": (255, 210, 0), "red": (230, 20, 20), "black": (160, 0, 255),
@@ -34,13 +37,14 @@ RESULT = shots
 
 
 def frames():
-    path = os.path.join(ROOT, "build", "screenshots.py")
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(SCRIPT)
-    done = subprocess.run(["node", os.path.join(ROOT, "tools", "mpvm", "run.mjs"), "--lib",
-                           os.path.join(ROOT, "tools", "vmlib"), path],
-                          capture_output=True, text=True, check=True)
+    """{screen: [MONO_VLSB buffer as a list, LED colour]}, the first frame of each screen."""
+    with tempfile.TemporaryDirectory(prefix="carddraw-shots-") as tmp:   # nothing in the tree
+        path = os.path.join(tmp, "screenshots.py")
+        with open(path, "w") as f:
+            f.write(SCRIPT)
+        done = subprocess.run(["node", os.path.join(ROOT, "tools", "mpvm", "run.mjs"), "--lib",
+                               os.path.join(ROOT, "tools", "vmlib"), path],
+                              capture_output=True, text=True, check=True)
     return json.loads(done.stdout.rstrip().rsplit("\n", 1)[-1][len("RESULT "):])
 
 
@@ -61,7 +65,8 @@ def picture(buf, led):
     return img
 
 
-def main(out=os.path.join(ROOT, "docs", "screens")):
+def write(out=os.path.join(ROOT, "docs", "screens")):
+    """Render every screen into out/SCREEN.png. -> the frames (screen: [buffer, LED])."""
     os.makedirs(out, exist_ok=True)
     shots = frames()
     for screen, (buf, led) in sorted(shots.items()):
@@ -70,5 +75,16 @@ def main(out=os.path.join(ROOT, "docs", "screens")):
     return shots
 
 
+def main(argv=None):
+    p = cli.parser("screenshots", __doc__)
+    p.add_argument("out", nargs="?", default=os.path.join(ROOT, "docs", "screens"),
+                   metavar="OUT_DIR", help="folder for the pictures (default: docs/screens/)")
+    args = p.parse_args(argv)
+    if os.path.exists(args.out) and not os.path.isdir(args.out):
+        p.error("OUT_DIR: %s is a file, not a folder" % args.out)
+    write(args.out)
+    return 0
+
+
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    sys.exit(main())
