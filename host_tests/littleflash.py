@@ -23,11 +23,11 @@ littlefs-python) on a flash chip in RAM that counts its operations and can lose 
   but a file's commit here lacks the board's 12 bytes (a one-page rewrite holds up to 232 data
   bytes here, so about 220 there), as do compacted blocks. mtime=False is bare littlefs.
   stat's times are 0.
-- `flash` (Flash) is the chip: `data` (erased = 0xFF) and counts of reads (calls), read_bytes,
+- `chip` (Flash) is the chip: `data` (erased = 0xFF) and counts of reads (calls), read_bytes,
   progs (calls), pages (bytes programmed / 256) and erases, which reset_counts() zeroes and
   `with flash.counting() as c:` measures. A list in `flash.log` gets every operation.
 - Power cuts count progs and erases only (reads never cut). `cut_at=N` (here or
-  flash.arm(N, torn)) makes the N-th of them from then on the cut one: torn="before" it does
+  chip.arm(N, torn)) makes the N-th of them from then on the cut one: torn="before" it does
   not happen, "torn" a prog writes the first half of its bytes and an erase leaves the first
   half of the block erased and the rest as it was, "after" it completes. It raises PowerCut,
   and so does everything after it (file calls, the fs's, the chip's). `reboot()` mounts a
@@ -241,9 +241,9 @@ def _path(path):
 
 class LittleFlash:
     def __init__(self, image=None, cut_at=None, torn="before", mtime=True):
-        self.flash = Flash(image)
+        self.chip = Flash(image)
         self.mtime = mtime
-        self._chip = _Chip(self.flash)
+        self._chip = _Chip(self.chip)
         self._cfg = lfs.LFSConfig(self._chip, **CONFIG)
         self._fs = lfs.LFSFilesystem()
         self._files = set()  # littlefs links open files into a list: keep them alive
@@ -251,7 +251,7 @@ class LittleFlash:
             self._call(lfs.format, self._fs, self._cfg)
         self._call(lfs.mount, self._fs, self._cfg)
         if cut_at is not None:
-            self.flash.arm(cut_at, torn)
+            self.chip.arm(cut_at, torn)
 
     @classmethod
     def from_image(cls, image, **kw):
@@ -259,7 +259,7 @@ class LittleFlash:
 
     def reboot(self):
         """A new LittleFlash on a copy of what the chip holds now, nothing armed."""
-        return LittleFlash(self.flash.data, mtime=self.mtime)
+        return type(self)(self.chip.data, mtime=self.mtime)
 
     def _call(self, fn, *args):
         """fn(*args) into littlefs: PowerCut (or whatever the chip raised) as itself, a
@@ -274,7 +274,7 @@ class LittleFlash:
         return result
 
     def _alive(self):
-        if self.flash.dead:
+        if self.chip.dead:
             raise PowerCut()
 
     def _raise_caught(self):
@@ -374,14 +374,14 @@ class _File:
             self._sync(lfs.file_close)
 
     def _sync(self, fn):
-        progs = self.fs.flash.progs
+        progs = self.fs.chip.progs
         try:
             self._lfs(fn)
         finally:
             if fn is lfs.file_close:  # littlefs lets go of the file even when the sync fails
                 self.closed = True
                 self.fs._files.discard(self)
-        if self._unsynced and self.fs.flash.progs == progs:
+        if self._unsynced and self.fs.chip.progs == progs:
             self.fs._call(lfs.setattr, self.fs._fs, self.path, MTIME, bytes(8))
         self._unsynced = False
 

@@ -73,7 +73,7 @@ class Bench:
         for line in lines:
             self.app.line(line)
         self.run(20)
-        while self.app.queue or self.app.wait_until is not None:
+        while self.app.queue or self.app.wait_until is not None or self.app.job is not None:
             self.run(20)
         return [json.loads(x) for x in self.out]
 
@@ -102,7 +102,7 @@ class Bench:
     def state(self):
         c = self.app.controller
         return (c.show(), dict(c.settings), c.resume_state(), self.board.led.colour,
-                self.app.test, self.app.store._exported, len(self.lines()))
+                self.app.test, self.app.store.exported(), len(self.lines()))
 
 
 @pytest.fixture
@@ -637,6 +637,6 @@ def test_a_random_walk_over_lines_and_buttons_loses_no_log_record():
     seqs = [json.loads(x)["seq"] for x in lines]
     assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) > 50
     assert logchain.verify(lines)[0]
-    assert b.app.store._exported == 0
+    assert b.app.store.exported() == 0
     assert not [x for x in lines if '"ev":"dropped"' in x]
     assert b.app.bench is None and not b.app.controller.seeded

@@ -869,23 +869,31 @@ def test_resume_in_timed_mode_starts_the_warning_at_once_R21():
     assert c2.view().blink and "DRAW IN 5s!" in c2.view().lines
 
 
-def test_resume_version_bumps_when_resume_state_changes():
-    c = dev("yellow")
-    v0 = c.resume_version
-    keys(c, "R")
-    assert c.resume_version == v0             # set-up: nothing to resume
+def test_the_hint_says_what_no_record_says():
+    """The journal keeps the log's records and this hint; together they bring a power-cut
+    device back to the same screen (Play.replay)."""
+    c = dev("yellow", "green")
+    assert c.hint() == "x"                    # set-up: no action on show
     keys(c, "D")
-    v1 = c.resume_version
-    assert v1 == v0 + 1
-    c.tick(1000)
-    c.view()
-    assert c.resume_version == v1
+    assert c.hint() == "d"                    # the deck: no card on show
     keys(c, "D")
-    assert c.resume_version == v1 + 1
+    assert c.hint() == ""                     # the yellow on show
     keys(c, "D")
-    assert c.resume_version == v1 + 2
-    keys(c, "lS R")                           # the lock changes nothing to resume
-    assert c.resume_version == v1 + 2
+    assert c.hint() == "d"                    # put away
+    keys(c, "D D")
+    assert c.view().screen == "success" and c.hint() == "d"
+    keys(c, "D")                              # finish (R23)
+    assert c.view().screen == "finishing" and c.hint() == "df"
+    c.tick(61000)
+    assert c.view().screen == "summary" and c.hint() == "ds"
+    keys(c, "D")
+    assert c.hint() == "x"
+
+
+def since_start(log):
+    """The records of the log's last action, from its start (Store.open_action's)."""
+    starts = [i for i, r in enumerate(log) if r["ev"] == "start"]
+    return json.loads(json.dumps(log[starts[-1]:])) if starts else None
 
 
 def test_unreadable_resume_is_said_not_crashed():
@@ -918,12 +926,13 @@ TRANSIENT = ("options", "task", "confirm", "lock", "refmenu", "adjust", "newcode
 @given(st.lists(EVENT, max_size=80), st.integers(0, 2 ** 32 - 1), SETUP)
 def test_fuzz_controller_invariants(events, seed, setup):
     """Any presses, long presses, ticks, referee visits and power cuts: no crash, every view
-    fits, the log is JSON, the versions bump exactly when what they track changes, and a power
-    cut comes back to the same place."""
+    fits, the log is JSON, the settings' version bumps exactly when they change, and a power
+    cut (the log's records of the action played again, with the hint) comes back to the same
+    place, card, undo and all."""
     rng = random.Random(seed)
     c = Controller(settings=setup, rng=rng)
     t = 0
-    rs, rv = c.resume_state(), c.resume_version
+    log = []
     sv, sd = c.settings_version, dict(c.settings)
     for kind, arg in events:
         if kind == "press":
@@ -935,24 +944,21 @@ def test_fuzz_controller_invariants(events, seed, setup):
             c.tick(t)
         elif kind == "code":
             keys(c, "lS R H R H", t)                 # the default code (config.DEFAULT_LOCK)
-        else:
+        else:  # a power cut: the action played again from its records, and the hint
             state = json.loads(json.dumps(c.resume_state()))
             screen = c.view().screen
             c = Controller(settings=json.loads(json.dumps(c.settings)), rng=rng, now_ms=t,
-                           resume=state)
+                           replay=(since_start(log), c.hint()))
             assert c.resume_state() == state
             if screen not in TRANSIENT:
                 assert c.view().screen == screen
-            rs, rv = c.resume_state(), c.resume_version
+            log += c.take_log()
             sv, sd = c.settings_version, dict(c.settings)
         v = c.view()
         lines_fit(v)
         for rec in c.take_log():
             assert rec["ev"] != "error", rec
-            json.dumps(rec)
-        now_rs = c.resume_state()
-        assert (now_rs != rs) == (c.resume_version != rv)
-        rs, rv = now_rs, c.resume_version
+            log.append(json.loads(json.dumps(rec)))
         assert (c.settings != sd) == (c.settings_version != sv)
         sv, sd = c.settings_version, dict(c.settings)
         if c.action is not None:

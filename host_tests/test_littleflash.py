@@ -107,20 +107,20 @@ def test_what_a_cut_erase_leaves(torn):
 def test_a_power_cut_comes_out_of_littlefs_and_everything_after_it_raises():
     fs = LittleFlash()
     put(fs, "f", b"old")
-    fs.flash.arm(1)
+    fs.chip.arm(1)
     f = fs.open("f", "wb")
     f.write(b"new")
     with pytest.raises(PowerCut):
         f.close()
     assert not isinstance(PowerCut(), Exception)
-    assert fs.flash.refused == 0  # littlefs stopped at the refused prog
-    left = bytes(fs.flash.data)
+    assert fs.chip.refused == 0  # littlefs stopped at the refused prog
+    left = bytes(fs.chip.data)
     for call in (lambda: fs.open("f", "rb"), lambda: fs.stat("f"), lambda: fs.listdir(),
                  lambda: fs.mkdir("d"), lambda: fs.rename("f", "g"), lambda: fs.remove("f"),
-                 lambda: f.close(), lambda: f.write(b"x"), lambda: fs.flash.read(0, 0, 32)):
+                 lambda: f.close(), lambda: f.write(b"x"), lambda: fs.chip.read(0, 0, 32)):
         with pytest.raises(PowerCut):
             call()
-    assert fs.flash.data == left
+    assert fs.chip.data == left
     assert get(fs.reboot(), "f") == b"old"
 
 
@@ -222,21 +222,21 @@ def test_contents_reach_flash_only_at_flush_or_close():
         return fs, small, big
 
     fs, small, big = writing()
-    assert fs.flash.progs > 0  # the big file's blocks went to flash, but not the file:
+    assert fs.chip.progs > 0  # the big file's blocks went to flash, but not the file:
     assert (get(fs.reboot(), "small"), get(fs.reboot(), "big")) == (b"old", b"o" * 3000)
-    with fs.flash.counting() as c:
+    with fs.chip.counting() as c:
         small.flush()
     assert get(fs.reboot(), "small") == b"new"
     ops = c.progs + c.erases
 
     fs, small, big = writing()
-    fs.flash.arm(1, "before")
+    fs.chip.arm(1, "before")
     with pytest.raises(PowerCut):
         small.flush()
     assert get(fs.reboot(), "small") == b"old"
 
     fs, small, big = writing()
-    fs.flash.arm(ops, "after")  # the flush's last operation done: the commit
+    fs.chip.arm(ops, "after")  # the flush's last operation done: the commit
     with pytest.raises(PowerCut):
         small.flush()
     assert get(fs.reboot(), "small") == b"new"
@@ -299,15 +299,15 @@ def start(request):
         put(fs, name, data)
     for _ in range(request.param):
         put(fs, "d/a", OLD["d/a"])
-    return bytes(fs.flash.data)
+    return bytes(fs.chip.data)
 
 
 def test_every_cut_in_every_mode_leaves_each_file_old_or_new(start):
     fs = LittleFlash(start)
-    fs.flash.record()
+    fs.chip.record()
     scenario(fs)
     seen = set()
-    for n, mode, image in fs.flash.cuts():
+    for n, mode, image in fs.chip.cuts():
         booted = LittleFlash.from_image(image)
         seen.add(progress(booted))
         put(booted, "s.json", b"after the boot")  # and it still works
@@ -318,15 +318,15 @@ def test_every_cut_in_every_mode_leaves_each_file_old_or_new(start):
 def test_recorded_cuts_are_what_a_real_cut_leaves(start):
     """Every one here (the scenario is short); a long one would replay a sample."""
     fs = LittleFlash(start)
-    fs.flash.record()
+    fs.chip.record()
     scenario(fs)
-    images = {(n, mode): hashlib.sha256(image).digest() for n, mode, image in fs.flash.cuts()}
+    images = {(n, mode): hashlib.sha256(image).digest() for n, mode, image in fs.chip.cuts()}
     for n, mode in images:
         cut = LittleFlash(start, cut_at=n, torn=mode)
         with pytest.raises(PowerCut):
             scenario(cut)
-        assert cut.flash.refused == 0  # littlefs stopped at the cut
-        assert hashlib.sha256(cut.flash.data).digest() == images[n, mode], (n, mode)
+        assert cut.chip.refused == 0  # littlefs stopped at the cut
+        assert hashlib.sha256(cut.chip.data).digest() == images[n, mode], (n, mode)
 
 
 # -- what operations cost ------------------------------------------------------------------------
@@ -337,7 +337,7 @@ def test_rewriting_a_small_file_in_a_folder_is_one_page_and_no_erase(size, pages
     fs = LittleFlash()
     fs.mkdir("d")
     put(fs, "d/f", b"x" * size)
-    with fs.flash.counting() as c:
+    with fs.chip.counting() as c:
         put(fs, "d/f", b"z" * size)
     assert (c.progs, c.pages, c.erases) == (1, pages, 0)
 
@@ -349,7 +349,7 @@ def test_each_append_to_a_file_past_512_bytes_erases_a_block(reopen):
     put(fs, "d/log", b"l" * 600)
     f = fs.open("d/log", "ab")
     for _ in range(5):
-        with fs.flash.counting() as c:
+        with fs.chip.counting() as c:
             if reopen:
                 put(fs, "d/log", b"m" * 40, "ab")
             else:
@@ -372,7 +372,7 @@ def test_rewrites_a_new_folder_takes_before_its_metadata_block_compacts(mtime, k
         put(fs, "d/%d" % i, b"")
     n = 0
     while True:
-        with fs.flash.counting() as c:
+        with fs.chip.counting() as c:
             put(fs, "d/%d" % (n % k), b"r" * 200)
         if c.erases:
             break

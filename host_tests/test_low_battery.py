@@ -9,11 +9,11 @@ from app_harness import *
 
 app = boot()
 logged = []
-keep = app.store.log
-def log(record):
-    logged.append(record)
-    return keep(record)
-app.store.log = log
+keep = app.store.commit
+def commit(records, settings=None, hint=None):
+    logged.extend(records)
+    return keep(records, settings, hint)
+app.store.commit = commit
 
 def minute(volts):
     SIM.set_vsys(volts)

@@ -117,6 +117,10 @@ def boots(page):
 
 
 def screen_text(page):
+    """The screen's text once its odds are worked out: the pass that answers a press shows
+    them as "..." until the next one (the firmware's quick view)."""
+    page.wait_for_function("() => !document.querySelector('#screen-text').textContent"
+                           ".includes('...')")
     return page.text_content("#screen-text")
 
 

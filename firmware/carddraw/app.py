@@ -2,6 +2,12 @@
 # App.loop_pass(now_ms) is one pass of the loop, guarded (an exception is shown and logged)
 # and ending with the watchdog fed; it takes the time as an argument, so the simulator runs
 # the very same passes on simulated time. App.run() is the board's asyncio loop around it.
+# A pass, always in this order: inputs (buttons, console lines) -> controller -> persist
+# (what the pass changed, one journal entry on flash) -> reveal (LED, buzzer, display,
+# console replies). Nothing leaves the device before the state that follows it is on
+# flash, so a reset or a power cut at any moment never shows what the flash does not hold.
+# A pass that answers a press shows its view quick (odds still to work out say "..."); the
+# passes after it, with nothing to answer, work them out and do the store's idle work.
 # Two rare paths are imported on first use and kept: protocol.py (the USB console and the
 # bench commands) on the first byte on the console, selftest.py (the power-on self-test, run
 # by loop_pass in place of the app's own work) with DRAW held at power-on.
@@ -22,6 +28,7 @@ except ImportError:  # CPython (the tests, the tools): there is no interrupt key
     kbd_intr = None  # type: ignore[assignment]
 
 NOTICE_MS = 4000      # a notice (a damaged file, an error) stays this long on the bottom line
+IDLE_WORK_MS = 200    # the store's idle work (an erase at a time) waits this long after input
 BLINK_MS = 250
 LOW_BATTERY = 15      # percent: below it the device says the battery is low, once
 BATTERY_MS = 5000     # the battery is read this often, not every loop pass (8 ADC reads each)
@@ -31,31 +38,23 @@ class App:
     bench = None        # bench mode (protocol.py): the time of the last console line since
     maint = False       # `unlock CODE`, None when locked; maint: the interrupt key is on
     restart_at = None   # maint's reset is due then (protocol.restart)
+    replies_dropped = 0  # replies a host that did not read cost (protocol.queue)
+    job = None          # a console line that runs over passes (the `log` export)
 
     def __init__(self, board, store, rng=None, now_ms=0, write=print):
         self.board = board
         self.store = store
         self.write = write          # where protocol replies go: a function taking one str
+        self.replies = []           # reply lines waiting for the reveal (protocol.send)
         self.notices = []           # the bottom line's notices, oldest first
         settings, notice = store.load_settings()
         self._notice(notice)
-        resume, notice = store.load_action()
-        self._notice(notice)
-        if resume is not None:
-            why = store.check_action(resume)
-            if why:
-                self._notice(store.report(config.ACTION_FILE, why, "resume lost"))
-                store.save_action(None)
-                resume = None
-        self.controller = Controller(settings, rng, now_ms, resume)
-        if resume:
-            if self.controller.action is None:  # the controller refused it: say so once
-                self._notice(store.report(config.ACTION_FILE, "not resumable", "resume lost"))
-                store.save_action(None)
-            else:
-                store.log({"ev": "resume", "screen": self.controller.view().screen})
-        self.saved_settings = self.controller.settings_version
-        self.saved_resume = self.controller.resume_version
+        records, hint = store.open_action()  # the log's last action, played again (R14)
+        self.controller = Controller(settings, rng, now_ms, replay=(records, hint))
+        if self.controller.play is not None:
+            self.controller.record("resume", screen=self.controller.view().screen)
+        self.settings_version = self.controller.settings_version
+        self.busy = now_ms          # the last pass that answered a press or a console line
         self.last_input = now_ms
         self.idle = 0               # 0 awake, 1 dimmed, 2 display off
         self.drawn = None           # the (view, battery) last sent to the display
@@ -111,18 +110,21 @@ class App:
         self.drawn = None
 
     # -- the USB console: a tiny hook here, the rest in protocol.py ------------------------------
-    def listen(self, stream):
+    def listen(self, stream, out=None):
         """Watch `stream` (sys.stdin on the board) for the bench protocol; nothing of the
-        protocol is loaded until a byte arrives."""
+        protocol is loaded until a byte arrives. `out` (sys.stdout on the board): replies
+        are written to it only as it can take them (protocol.Console.send); without it they
+        go to `write`, a sink that never blocks (the simulator, the tests)."""
         poll = select.poll()
         poll.register(stream, select.POLLIN)
-        self.listening = (stream, poll)
+        self.listening = (stream, poll, out)
 
     def read_console(self):
         if self.console is None:
             if self.listening is None or not self.listening[1].poll(0):
                 return
-            self.console = self.load_protocol().Console(self.listening[0], self.write)
+            stream, _, out = self.listening
+            self.console = self.load_protocol().Console(stream, self.reply, out)
             self.listening = None
         for text in self.console.lines():
             self.line(text)
@@ -139,7 +141,8 @@ class App:
         self.load_protocol().line(self, text)
 
     def reply(self, obj):
-        self.write(json.dumps(obj))
+        """A reply line, sent in the pass's reveal (protocol.send), after the persist."""
+        self.load_protocol().queue(self, json.dumps(obj))
 
     def end_test(self):
         """Back to the normal view after a bench test."""
@@ -167,14 +170,20 @@ class App:
         return ok
 
     def update(self, now):
-        """The app's work in a pass: buttons, protocol lines, the clock, saving, output."""
-        for name, kind in self.board.buttons.poll(now):
+        """The app's work in a pass: inputs, controller, persist, reveal, then idle work."""
+        events = self.board.buttons.poll(now)
+        for name, kind in events:
             self.button(name, kind, now)
-        if self.protocol is not None:
-            self.protocol.serve(self, now)
+        ran = self.protocol is not None and self.protocol.serve(self, now)
         self.controller.tick(now)
-        self.save()
-        self.output(now)
+        if events or ran:
+            self.busy = now
+        self.persist()
+        self.output(now, bool(events or ran))
+        if self.protocol is not None:
+            self.protocol.send(self)
+        if now - self.busy >= IDLE_WORK_MS:
+            self.store.housekeep()  # one step, an erase at most: nothing waits on it
         self.idle_check(now)
 
     # -- the power-on self-test ------------------------------------------------------------------
@@ -194,34 +203,25 @@ class App:
         self.drawn = None
         self.apply_settings()           # the self-test had the buzzer on whatever the settings
 
-    def save(self):
-        """Persist what changed: the resume state first, so a power cut right after a draw
-        still finds the card on reboot (no escape from a black), then the log, then settings.
-        Nothing counts as saved until the store wrote it: a save the flash refused is tried
-        again at the next pass, and log records wait in the store (in order, bounded) until
-        the flash takes them; the store's notices say so on screen (output)."""
+    def persist(self):
+        """What the pass changed, on flash before anything of it is shown: the controller's
+        records, its settings and its hint, one journal entry (store.commit). A flash that
+        refuses is tried again next pass, and its notice says so on screen."""
         c = self.controller
-        store = self.store
-        if c.resume_version != self.saved_resume and store.save_action(c.resume_state()):
-            self.saved_resume = c.resume_version
-        for record in c.take_log():
-            store.log(record)
-        store.flush()  # records that wait for the flash (or for room after an export)
-        if c.settings_version != self.saved_settings:
-            self.saved_settings = c.settings_version
-            self.settings_unsaved = True
+        self.store.commit(c.take_log(), c.settings, c.hint())
+        if c.settings_version != self.settings_version:
+            self.settings_version = c.settings_version
             self.apply_settings()
-        if getattr(self, "settings_unsaved", False):
-            self.settings_unsaved = not store.save_settings(c.settings)
 
-    def output(self, now):
-        """LED first, then the buzzer, then the display, and the display only if the view changed."""
+    def output(self, now, quick=False):
+        """LED first, then the buzzer, then the display, and the display only if the view
+        changed. quick: the view may leave its odds out (the pass answered a press)."""
         board = self.board
         if self.test is not None:  # the test shows what it tests; the normal view waits
             self.test.output(self)
             board.buzzer.update(now)
             return
-        view = self.error or self.controller.view()
+        view = self.error or self.controller.view(quick)
         led = view.led
         if view.blink and (now // BLINK_MS) % 2:
             led = None
@@ -260,7 +260,7 @@ class App:
         if percent < LOW_BATTERY and not self.low_said:
             self.low_said = True
             self.store.notice("Battery low: %d%%" % percent)
-            self.store.log({"ev": "battery", "ms": now, "percent": percent})
+            self.controller.record("battery", percent=percent)
         elif percent >= LOW_BATTERY + 10:
             self.low_said = False
 
@@ -283,10 +283,7 @@ class App:
         why = "%s: %s" % (type(exc).__name__, exc)
         if why != self.last_error:  # a fault that repeats every pass is logged once, not 50/s
             self.last_error = why
-            try:
-                self.store.log({"ev": "error", "why": why[:200]})
-            except Exception:  # the store itself may be what failed; the screen still says so
-                pass
+            self.controller.record("error", why=why[:200])  # on flash with the next pass
         cols = config.COLS
         self.error = View("error", ["ERROR", why[:cols], why[cols:2 * cols],
                                     why[2 * cols:3 * cols], "", "", "any key: go on", ""],
@@ -312,7 +309,7 @@ class App:
         self.usb_interrupt(False)
         board.watchdog(config.WATCHDOG_MS)
         if stream is not None:
-            self.listen(stream)
+            self.listen(stream, sys.stdout)
         # ticks_ms wraps (every 2**30 ms on the RP2040); the controller gets a count that never does
         start = board.ticks_ms()
         base = self.last_input

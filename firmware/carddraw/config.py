@@ -48,15 +48,18 @@ LOOP_MS = 20             # the app loop's period
 
 # -- Files on the board's flash ----------------------------------------------------------------
 SETTINGS_FILE = "settings.json"
-ACTION_FILE = "action.json"
+ACTION_FILE = "action.json"  # older firmware's saved action: removed (the log holds it)
 # The log: segments log.NNNNNN.jsonl (store.py). LOG_FILE and log.1.jsonl are older
 # firmware's log, copied into the segments once and removed.
 LOG_FILE = "log.jsonl"
 LOG_LIMIT = 512 * 1024   # bytes in all segments together (the Pico's filesystem is ~1.4 MB)
 LOG_SEGMENT = 16 * 1024  # bytes per segment: the oldest goes, once exported, when full
 LOG_EXPORTED_FILE = "log.exported"  # the highest record seq the bench saved (`log ack`)
+LOG_RESERVE = 48 * 1024  # kept free for an action to its end: none starts with less (about
+                         # 250 draws); over it, records that are not play's are only counted
 LOG_QUEUE = 64           # records held in RAM while the flash fails or the log is full
 LOG_REPEATS = 256        # identical records (but for "ms") counted per {"ev": "repeat"} line
+MAX_REPLIES = 64         # console replies held for a host that reads slowly, or not at all
 
 # -- Settings a referee or player can change, and their defaults ---------------------------------
 # name: (default, low, high); booleans and the skill are listed apart.

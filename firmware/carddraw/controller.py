@@ -20,10 +20,13 @@ Why it is built this way:
   nothing; anything else is logged and shown as an error.
 - Drawing never changes state: view() builds the View from lines() and art() and keeps it
   until an event or the clock changes something, so the app can ask for it every pass.
-- The app persists what changed: log records (take_log), settings (settings_version) and
-  the resume state (resume_version: the action, its card and undo, as play.Play.state).
-  After a power cut the controller is built with that state and comes back to the same
-  screen, card and all: switching off is no escape from a black card (R14).
+- The app persists what a pass changed before it shows it: the log records (take_log), the
+  settings, and the hint (what no record says of the play). After a power cut the
+  controller is built with the records of the action the log shows (replay) and the hint,
+  and comes back to the same screen, card and all: switching off is no escape from a black
+  card (R14). `resume` (a resume_state() taken before) does the same without a store.
+- The odds (R25, R26) are the costly part of a view: view(quick=True), the app's in a pass
+  that answers a press, shows "..." for them until a later pass works them out.
 README's screens table is the one specification of the screens and their buttons; the log
 records are described in README's "On a Pico".
 """
@@ -47,6 +50,8 @@ class View:
     art: None, or what render.py draws as graphics instead of the lines. The lines stay the
     screen's words: the bench protocol's show and the tests read them."""
 
+    quick = False  # the odds left out ("..."): controller.view(quick=True)
+
     def __init__(self, screen, lines, led=None, blink=False, art=None):
         self.screen = screen
         self.lines = lines
@@ -61,10 +66,9 @@ class View:
 
 
 class Controller:
-    def __init__(self, settings=None, rng=None, now_ms=0, resume=None):
+    def __init__(self, settings=None, rng=None, now_ms=0, resume=None, replay=None):
         self.settings = known.check(settings)[0]
-        self.settings_version = 0  # moves on each change: the app saves the settings
-        self.resume_version = 0    # moves when the resume state changes: the app saves it
+        self.settings_version = 0  # moves on each change of the settings
         self.now = now_ms
         self.rng = Rng() if rng is None else rng  # R9: the device's own, from hardware entropy
         self.seeded = False        # seed() chose the cards: every record and screen says so
@@ -79,9 +83,12 @@ class Controller:
         self._view = None
         self._sec = None           # the countdown on show (a new view each second)
         self._planned = None       # set-up's (settings_version, deck counts, chance)
+        self.quick = False         # building a view that must not wait for the odds ...
+        self._left_out = False     # ... and it left them out
         if resume:
             self.resume(resume)
-        self._rs = self.resume_state()
+        elif replay and replay[0]:
+            self.replay(*replay)
 
     # -- the API ------------------------------------------------------------------------------
     def press(self, name, now_ms):
@@ -110,11 +117,15 @@ class Controller:
         if sec != self._sec:
             self._sec = sec
             self._view = None
-        if self._view is None:
-            self._saved()
 
-    def view(self):
+    def view(self, quick=False):
+        """The View on show. quick: the odds not worked out yet show as "..." (the app's
+        view in a pass that answers a press: a later pass works them out and redraws)."""
+        if self._view is not None and self._view.quick and not quick:
+            self._view = None  # it left the odds out: now they are worked out
         if self._view is None:
+            self.quick = quick
+            self._left_out = False
             shown = self.shown
             lines, led = shown.lines()
             lines[0] = lines[0][:TITLE_COLS]  # room for the battery icon
@@ -135,6 +146,8 @@ class Controller:
                     art = art[:-1] + ((lines[ROWS - 1],),)
             self._view = View(shown.name, [line[:COLS] for line in lines[:ROWS]], led,
                               play is not None and play.warn > 0, art)
+            self._view.quick = self._left_out  # "..." for odds not worked out yet
+            self.quick = False
         return self._view
 
     @property
@@ -166,14 +179,37 @@ class Controller:
         return self.play.state() if self.play is not None else None
 
     def resume(self, state):
-        """After a power cut: the action in play and its screen; an unreadable one is said
-        on screen and the device goes on at set-up."""
+        """The action in play and its screen from a resume_state() (tests, without a store);
+        an unreadable one is said on screen and the device goes on at set-up."""
         try:
             self.play = Play.restore(self, state)
         except Exception as e:
             self.say("Not resumed", "The saved action is unreadable: %s" % e, Setup(self))
             return
         self.shown = self.home()
+
+    def replay(self, records, hint):
+        """After a power cut: the action the log shows, played again from its records, and
+        the hint (play.Play.replay). Records that make no action close it as lost (R14: the
+        log cannot be spoilt to escape a black card), said on screen."""
+        try:
+            self.play = Play.replay(self, records, hint)
+        except Exception as e:
+            self.record("end", outcome="lost", why=str(e)[:80])
+            self.say("Not resumed", "The action in the log is unreadable: %s" % e, Setup(self))
+            return
+        self.shown = self.home()
+
+    def hint(self):
+        """What no record says of the play, for the journal: "x" when none is on show."""
+        return self.play.hint() if self.play is not None else "x"
+
+    def odds(self):
+        """The action in play's odds (Play.odds), or None while a quick view leaves them out."""
+        if self.quick and not self.play.odds_ready():
+            self._left_out = True
+            return None
+        return self.play.odds()
 
     def seed(self, n):
         if self.shown.name != "setup":
@@ -226,7 +262,6 @@ class Controller:
             self.say("Not possible", str(e), shown)
         except Exception as e:
             self._failsafe(e, shown)
-        self._saved()
 
     # -- for the screens ----------------------------------------------------------------------
     def goto(self, screen):
@@ -304,8 +339,15 @@ class Controller:
 
     def planned(self):
         """(deck counts, chance as shown) for the action set-up would start (R2-R8, R26: the
-        figure the action has once started), worked out once per change of the settings."""
-        if self._planned is None or self._planned[0] != self.settings_version:
+        figure the action has once started), worked out once per change of the settings;
+        in a quick view, the chance "..." until it is."""
+        fresh = self._planned is not None and self._planned[0] == self.settings_version
+        if self.quick and not fresh:
+            self._left_out = True
+            s = self.settings
+            return build_deck(s["ranks"], s["helpers"], s["bonus"],
+                              *[s[colour] for colour in COLOURS]).counts(), "..."
+        if not fresh:
             s = self.settings
             counts = build_deck(s["ranks"], s["helpers"], s["bonus"],
                                 *[s[colour] for colour in COLOURS]).counts()
@@ -331,8 +373,3 @@ class Controller:
         self.record("error", msg=str(error))
         self.say("Error", str(error), Setup(self) if where.name == "message" else where)
 
-    def _saved(self):
-        state = self.resume_state()
-        if state != self._rs:
-            self._rs = state
-            self.resume_version += 1

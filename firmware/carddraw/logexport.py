@@ -3,8 +3,10 @@
 # acknowledgement `log ack SEQ HASH` the bench sends once the export is saved, which lets the
 # store drop segments holding only exported records when the log is full. Imported on the
 # first `log` line and kept.
+from carddraw.config import MAX_REPLIES
 from carddraw.logline import HASH_DIGITS
 
+LINES = 8  # log lines sent at most in a pass
 USAGE = "log, or log ack SEQ HASH (the last record saved: its seq and its 12-digit hash)"
 
 
@@ -24,16 +26,41 @@ def command(app, args):
 
 
 def stream(app):
-    """Every log line as its own reply, {"log": "<the line's text>"}, read one line at a time
-    (never a list in RAM), then {"ok": "log", "records", "damaged", "device"}."""
-    n = [0]
-    wdt = getattr(app.board, "wdt", None)
+    """Every log line as its own reply, {"log": "<the line's text>"}, a few a pass (Export),
+    then {"ok": "log", "records", "damaged", "device"}."""
+    app.job = Export()
+    return None
 
-    def each(text):
-        app.reply({"log": text})
-        n[0] += 1
-        if wdt is not None:
-            wdt.feed()  # a full log is thousands of lines: the stream must not reset the board
 
-    bad = app.store.read_log(each, True)[1]
-    return {"ok": "log", "records": n[0], "damaged": bad, "device": app.board.unique_id()}
+class Export:
+    """The `log` export as a job of the loop passes (protocol.serve runs step() each pass and
+    holds the lines after it meanwhile): at most LINES lines a pass, and only while the
+    replies waiting for the host leave room, so no pass reads more than that whatever the
+    log's size, and a host that does not read holds the export, not the loop."""
+
+    def __init__(self):
+        self.files = None   # the log's files still to read, oldest first
+        self.at = 0         # where the next line starts in the first of them
+        self.records = 0
+        self.damaged = 0
+
+    def step(self, app, now):
+        store = app.store
+        if self.files is None:
+            store.flush()   # the journal's records into the log first
+            self.files = store.logfile.files()
+        room = min(LINES, MAX_REPLIES - 1 - len(app.replies))
+        while room > 0 and self.files:
+            texts, self.at, bad = store.logfile.read_some(self.files[0], self.at, room)
+            self.damaged += bad
+            for text in texts:
+                app.reply({"log": text})
+            self.records += len(texts)
+            room -= len(texts)
+            if self.at is None:
+                self.files.pop(0)
+                self.at = 0
+        if self.files:
+            return None
+        return {"ok": "log", "records": self.records, "damaged": self.damaged,
+                "device": app.board.unique_id()}

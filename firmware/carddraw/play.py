@@ -2,19 +2,36 @@
 # show and whether its result applied (R15), the undo snapshot, the phase after a success or
 # a stop (R16, R23), timed mode's next draw and its warning (R21), the finishing countdown
 # and the odds on show (R25, R26). One object, made at the start (Play.start) or after a
-# power cut (Play.restore) and dropped when the controller clears it. Pure: no I/O; the
+# power cut (Play.replay) and dropped when the controller clears it. Pure: no I/O; the
 # controller passes itself in for the clock, the settings, the rng, the log and the buzzer.
 #
 # Its operations change the action and log what they did; where the device goes next is the
-# caller's: home() names the screen the state calls for.
+# caller's: home() names the screen the state calls for. The log is the action's record:
+# after a power cut the same operations run again on the records (replay), each checked
+# against the deck it logged, and the hint (what no record says: a card put away, the
+# finishing, the timed warning begun) brings back the rest. restore() takes a state() back,
+# for the tests that power-cut a controller without a store.
 from carddraw import saved, settings as known
-from carddraw.action import ACTIVE, SUCCEEDED, STOPPED, FAILED, REFEREE, RuleError
-from carddraw.deck import BLACK, check_colour
+from carddraw.action import ACTIVE, SUCCEEDED, STOPPED, FAILED, REFEREE, Action, RuleError
+from carddraw.deck import BLACK, COLOURS, check_colour
 from carddraw.odds import action_risk
 
 WARN_MS = 5000    # R21: the warning before a timed draw
 FINISH_MS = 60000  # R23: the minute of roleplay
 ENDED = ("success", "finishing", "summary")
+PHASES = {"finishing": "f", "summary": "s"}  # the hint's letter for each phase after the end
+
+
+class Known:
+    """An rng that draws the card a record names: the first of its colour (R9 order)."""
+
+    def __init__(self, deck, colour):
+        self.index = sum(deck.counts()[:COLOURS.index(check_colour(colour))])
+
+    def randrange(self, n):
+        if self.index >= n:
+            raise ValueError("the log names a card the deck does not hold")
+        return self.index
 
 
 class Play:
@@ -28,6 +45,7 @@ class Play:
         self.due = 0            # timed mode: when the next draw comes (R21)
         self.warn = 0           # seconds of warning on show, 0 = none
         self.fin_end = 0        # when the finishing countdown ends (R23)
+        self.replaying = False  # the records are played again: nothing logged or heard
         self._odds = None       # (what they were worked out for, (chance, red, black))
         self.rearm()
 
@@ -87,6 +105,83 @@ class Play:
         play.fin_end = ctl.now + FINISH_MS
         return play
 
+    @classmethod
+    def replay(cls, ctl, records, hint):
+        """After a power cut: the action from its records (the first its start), played
+        again, then the hint. -> the Play, or None when the action is over and put away.
+        Raises ValueError (or another exception) when the records do not make an action."""
+        start = records[0]
+        play = cls(ctl, Action(start["skill"], start["ranks"], start["helpers"],
+                               start["bonus"], *start["difficulty"], needed=start["needed"],
+                               auto=start["auto"], redraws=start["redraws"],
+                               referee=start["referee"]))
+        play.check(start)
+        play.replaying = True
+        for record in records[1:]:
+            if play.apply(record):
+                return None  # ended by the referee, lost, or chained: put away (R17)
+        play.replaying = False
+        if "x" in hint:
+            return None
+        if "d" in hint and play.action.pending is None:
+            play.card = None
+        for phase in PHASES:
+            if PHASES[phase] in hint:
+                play.ended = phase
+        # R21: after a power cut the warning starts at once, and a warning already begun
+        # draws at once: switching off must hold no draw back
+        play.due = ctl.now + (0 if "w" in hint else WARN_MS)
+        play.warn = 1 if "w" in hint else 0
+        play.fin_end = ctl.now + FINISH_MS
+        return play
+
+    def apply(self, r):
+        """One record of the log played again. -> True when it puts the action away."""
+        ev = r.get("ev")
+        if ev == "draw":
+            self.draw(r["timed"], r["card"])
+        elif ev == "redraw":
+            self.redraw(r["card"])
+        elif ev == "accept":
+            self.accept()
+        elif ev == "stop":
+            self.stop()
+        elif ev == "referee":
+            if r["decision"] == "continue":
+                self.referee_continue()
+            else:
+                self.referee_fail()
+        elif ev == "helper_leaves":
+            self.helper_leaves()
+        elif ev == "adjust":
+            self.adjust(r["colour"], r["delta"])
+        elif ev == "undo":
+            self.undo_draw()
+        elif ev == "chain" or (ev == "end" and r.get("outcome") in ("ended by referee", "lost")):
+            return True
+        self.check(r)
+        return False
+
+    def check(self, r):
+        """A record's deck against the engine's: the log and the play must agree."""
+        if "deck" in r and list(self.action.deck.counts()) != r["deck"]:
+            raise ValueError("the log's deck %s is not the engine's %s" % (
+                r["deck"], list(self.action.deck.counts())))
+
+    def hint(self):
+        """What no record says, for the journal: "d" the card put away, "f" the finishing
+        or "s" the summary after the end, "w" the timed warning begun."""
+        return (("d" if self.card is None else "") + PHASES.get(self.ended, "")
+                + ("w" if self.warn else ""))
+
+    def log(self, event, **fields):
+        if not self.replaying:
+            self.ctl.record(event, **fields)
+
+    def beep(self, name):
+        if not self.replaying:
+            self.ctl.beep(name)
+
     def state(self):
         """The resume state: everything restore() needs, as JSON-able data."""
         return {"v": 1, "screen": self.home(), "action": saved.to_dict(self.action),
@@ -112,12 +207,17 @@ class Play:
     def odds(self):
         """(R26 chance, chance of a complication, chance of a black): the costly part of a
         view, worked out once for everything it depends on."""
-        a = self.action
-        key = (a.deck.counts(), a.successes, a.auto_applied, a.state, a.pending, a.needed,
-               a.auto, a.ranks)
-        if self._odds is None or self._odds[0] != key:
-            self._odds = (key, action_risk(a)[:3])  # R26 and the risks, in one sweep
+        if not self.odds_ready():
+            self._odds = (self._odds_key(), action_risk(self.action)[:3])  # in one sweep
         return self._odds[1]
+
+    def odds_ready(self):
+        return self._odds is not None and self._odds[0] == self._odds_key()
+
+    def _odds_key(self):
+        a = self.action
+        return (a.deck.counts(), a.successes, a.auto_applied, a.state, a.pending, a.needed,
+                a.auto, a.ranks)
 
     def seconds_left(self, now):
         """The timed countdown to the next draw, in whole seconds."""
@@ -129,45 +229,45 @@ class Play:
         self.due = self.ctl.now + self.ctl.settings["interval"] * 1000
         self.warn = 0
 
-    def draw(self, timed):
-        ctl = self.ctl
+    def rng(self, card):
+        """The device's rng, or when the records are played again the card they name."""
+        return self.ctl.rng if card is None else Known(self.action.deck, card)
+
+    def draw(self, timed, card=None):
         action = self.action
         snapshot = saved.to_dict(action)
-        colour = action.draw(ctl.rng)  # R9; R22 raises on an empty deck, changing nothing
+        colour = action.draw(self.rng(card))  # R9; R22 raises on an empty deck: no change
         self.undo = snapshot
         self.rearm()
         self.card = colour
         self.applied = False
-        ctl.record("draw", n=action.draws, card=colour, deck=list(action.deck.counts()),
-                   timed=timed)
-        ctl.beep("black" if colour == BLACK else "card")
-        if action.redraws_left == 0:
-            self.accept()  # R15: no redraw left, the card applies at once
+        self.log("draw", n=action.draws, card=colour, deck=list(action.deck.counts()),
+                 timed=timed)
+        self.beep("black" if colour == BLACK else "card")
+        if action.redraws_left == 0 and not self.replaying:
+            self.accept()  # R15: no redraw left, the card applies at once (its own record)
 
-    def redraw(self):
-        ctl = self.ctl
+    def redraw(self, card=None):
         action = self.action
-        colour = action.redraw(ctl.rng)  # R15
+        colour = action.redraw(self.rng(card))  # R15
         self.card = colour
-        ctl.record("redraw", n=action.draws, card=colour, left=action.redraws_left)
-        ctl.beep("black" if colour == BLACK else "card")
-        if action.redraws_left == 0:
+        self.log("redraw", n=action.draws, card=colour, left=action.redraws_left)
+        self.beep("black" if colour == BLACK else "card")
+        if action.redraws_left == 0 and not self.replaying:
             self.accept()
 
     def accept(self):
-        ctl = self.ctl
         action = self.action
         colour = action.pending
         state = action.accept()  # R10-R14
         self.applied = True
-        ctl.record("accept", n=action.draws, card=colour, deck=list(action.deck.counts()),
-                   state=state, successes=action.successes,
-                   complications=action.complications)
+        self.log("accept", n=action.draws, card=colour, deck=list(action.deck.counts()),
+                 state=state, successes=action.successes, complications=action.complications)
         if state == SUCCEEDED:
-            ctl.beep("success")
+            self.beep("success")
             self.end(state)
         elif state == FAILED:
-            ctl.beep("fail")
+            self.beep("fail")
             self.end(state)
 
     def take_card(self):
@@ -178,13 +278,11 @@ class Play:
         self.card = None
 
     def stop(self):
-        ctl = self.ctl
         action = self.action
         action.stop()  # R16
-        ctl.record("stop", successes=action.successes, needed=action.needed,
-                   draws=action.draws)
+        self.log("stop", successes=action.successes, needed=action.needed, draws=action.draws)
         self.end(STOPPED)
-        ctl.beep("fail")
+        self.beep("fail")
         self.finish()  # R16: a stop, like a success, goes to the finishing (R23)
 
     def finish(self):
@@ -195,8 +293,8 @@ class Play:
     def end(self, outcome):
         """The action's one and final end record (R14, R16, R17)."""
         a = self.action
-        self.ctl.record("end", outcome=outcome, successes=a.successes, needed=a.needed,
-                        complications=a.complications, draws=a.draws)
+        self.log("end", outcome=outcome, successes=a.successes, needed=a.needed,
+                 complications=a.complications, draws=a.draws)
 
     def timed(self, held):
         """R21: a draw by itself an interval after the last, a 5 s warning first, whatever
@@ -233,7 +331,7 @@ class Play:
         sec = (left + 999) // 1000
         if sec != self.warn:
             self.warn = sec
-            ctl.beep("warn")
+            self.beep("warn")
             return True
         return False
 
@@ -254,27 +352,27 @@ class Play:
         action = self.action
         action.referee_continue()  # R14: the black leaves the deck
         self.card = None           # ... and the screen, if it was still on show (no redraws)
-        self.ctl.record("referee", decision="continue", deck=list(action.deck.counts()))
+        self.log("referee", decision="continue", deck=list(action.deck.counts()))
         self.rearm()
 
     def referee_fail(self):
         self.action.referee_end()  # R14
         self.card = None
-        self.ctl.record("referee", decision="end")
+        self.log("referee", decision="end")
         self.end(FAILED)
-        self.ctl.beep("fail")
+        self.beep("fail")
 
     def helper_leaves(self):
         """R18 -> the helpers still helping."""
         action = self.action
         helping = action.helper_leaves()
-        self.ctl.record("helper_leaves", helpers=helping, deck=list(action.deck.counts()))
+        self.log("helper_leaves", helpers=helping, deck=list(action.deck.counts()))
         return helping
 
     def adjust(self, colour, delta):
         action = self.action
         action.adjust(colour, delta)  # R19, R8 settles; RuleError if not possible
-        self.ctl.record("adjust", colour=colour, delta=delta, deck=list(action.deck.counts()))
+        self.log("adjust", colour=colour, delta=delta, deck=list(action.deck.counts()))
 
     def can_undo(self):
         # Only while the action runs: once it has ended (success, stop, a black with no
@@ -291,8 +389,8 @@ class Play:
         self.card = None
         self.applied = False
         self.ended = "success"
-        self.ctl.record("undo", draws=action.draws, state=action.state,
-                        deck=list(action.deck.counts()))
+        self.log("undo", draws=action.draws, state=action.state,
+                 deck=list(action.deck.counts()))
         self.rearm()
 
     def end_by_referee(self):

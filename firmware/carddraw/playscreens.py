@@ -48,7 +48,7 @@ class Active(PlayScreen):
         action = play.action
         timed = self.ctl.settings["timed"]
         counts = action.deck.counts()
-        chance, red, black = play.odds()
+        chance, red, black = self.ctl.odds() or (None, None, None)
         lines = [skill_name(action.skill) + (" timed" if timed else ""),
                  deck_line(counts), odds_line(counts), "Chance  " + pct(chance),
                  risk_line(red, black), tally(action)]
@@ -76,8 +76,9 @@ class Active(PlayScreen):
             if self.ctl.settings["timed"]:  # no countdown to a draw an empty deck won't give
                 side = ("in %2ds" % play.seconds_left(self.ctl.now) if full else "Empty",
                         side[0])
+        odds = self.ctl.odds()
         return ("deck", action.skill, skill_name(action.skill), action.deck.counts(),
-                pct(play.odds()[0]).strip(), side, (hint, tally(action)))
+                pct(odds and odds[0]).strip(), side, (hint, tally(action)))
 
 
 def card_label(action, colour, applied):

@@ -53,6 +53,7 @@ import json
 import select
 
 from carddraw import config, lockcode
+from carddraw.config import MAX_REPLIES
 from carddraw.controller import View
 from carddraw.deck import COLOURS, RuleError
 from carddraw.render import render
@@ -63,6 +64,7 @@ COMMANDS = ("press NAME, long NAME, wait MS, show, seed N, log, test led|display
 TESTS = "test led COLOUR, test display, test button MS, test draws N, test end"
 MAX_LINE = 80          # a protocol line longer than this is refused
 MAX_QUEUE = 16         # protocol lines held while a `wait` runs (the bench tool sends one at a time)
+SEND_BYTES = 256       # bytes written to the console at most in a pass
 MAX_WAIT_MS = 600_000  # one `wait` at most 10 minutes
 MAX_BUTTON_MS = 60000
 MAX_DRAWS = 10000
@@ -85,15 +87,21 @@ def number(arg, most=9):
 
 
 class Console:
-    """The USB serial console, read without blocking the loop: whole lines, at most MAX_LINE."""
+    """The USB serial console, read and written without ever blocking the loop: whole lines
+    in, at most MAX_LINE; replies out only as the port takes them (send)."""
 
-    def __init__(self, stream, reply=print):
+    def __init__(self, stream, reply, out=None):
         self.stream = stream
         self.poll = select.poll()
         self.poll.register(stream, select.POLLIN)
         self.buf = ""
-        self.reply = reply
+        self.reply = reply       # App.reply: a dict to answer with
         self.overlong = False
+        self.out = out           # None: replies go to App.write, a sink that never blocks
+        self.out_poll = select.poll()
+        if out is not None:
+            self.out_poll.register(out, select.POLLOUT)
+        self.sending = ""        # the rest of the reply being written
 
     def lines(self):
         out = []  # type: list[str]
@@ -109,23 +117,61 @@ class Console:
                 self._end_line(out)
             elif len(self.buf) >= MAX_LINE:
                 self.overlong = True
-            else:
+            elif " " <= ch <= "~":
                 self.buf += ch
+            # a control byte (Ctrl-C with the key off, a stray escape) is dropped: the
+            # command around it still works
         return out
 
     def _end_line(self, out):
         if self.overlong:
-            self.reply(json.dumps({"error": "line longer than %d characters ignored" % MAX_LINE}))
+            self.reply({"error": "line longer than %d characters ignored" % MAX_LINE})
         elif self.buf:
-            if all(" " <= c <= "~" for c in self.buf):
-                out.append(self.buf)
-            else:
-                self.reply(json.dumps({"error": "line with bytes that are not text ignored"}))
+            out.append(self.buf)
         self.buf = ""
         self.overlong = False
 
+    def send(self, app):
+        """Write waiting replies while the port says it has room, at most SEND_BYTES a
+        pass: a byte at a time, since a host holding the port open without reading makes a
+        longer write wait (up to 500 ms on the rp2 port) once its buffer is full."""
+        budget = SEND_BYTES
+        while budget > 0:
+            if not self.sending:
+                if not app.replies:
+                    return
+                self.sending = app.replies.pop(0) + "\n"
+            if not self.out_poll.poll(0):
+                return
+            self.out.write(self.sending[0])
+            self.sending = self.sending[1:]
+            budget -= 1
 
-# -- the queue -------------------------------------------------------------------------------
+
+# -- the queues ------------------------------------------------------------------------------
+def queue(app, text):
+    """A reply line for the pass's reveal. At most MAX_REPLIES wait (a host that does not
+    read): the newest are dropped and counted, and the count follows when there is room."""
+    if len(app.replies) >= MAX_REPLIES:
+        app.replies_dropped += 1
+        return
+    if app.replies_dropped and len(app.replies) < MAX_REPLIES - 1:
+        app.replies.append(json.dumps({"error": "%d replies dropped: the host did not read"
+                                                % app.replies_dropped}))
+        app.replies_dropped = 0
+    app.replies.append(text)
+
+
+def send(app):
+    """The reveal's part for the console: the replies waiting, written as the port takes them
+    (Console.send), or handed to App.write."""
+    if app.console is not None and app.console.out is not None:
+        app.console.send(app)
+        return
+    while app.replies:
+        app.write(app.replies.pop(0))
+
+
 def line(app, text):
     """A line for App's queue, run in order by serve(). While a `wait` holds the queue, at
     most MAX_QUEUE lines wait; more are refused, not stored."""
@@ -137,7 +183,15 @@ def line(app, text):
 
 def serve(app, now):
     """The protocol's part of a loop pass: a `wait` (or `test button`) whose time is up
-    answers, then the queued lines run in order until one of them waits."""
+    answers, then the queued lines run in order until one of them waits. -> whether a line
+    ran (the pass then answers it: persist, then the replies)."""
+    ran = False
+    if app.job is not None:  # a line that runs over passes (the `log` export) holds the rest
+        out = app.job.step(app, now)
+        if out is None:
+            return ran
+        app.job = None
+        app.reply(out)
     if app.wait_until is not None and now - app.wait_until >= 0:
         app.wait_until = None
         if app.bench is not None:
@@ -147,10 +201,12 @@ def serve(app, now):
         restart(app)
     if app.wait_until is None:
         bench_on(app, now)  # its time may be up (not while a line holds the queue)
-    while app.queue and app.wait_until is None:
+    while app.queue and app.wait_until is None and app.job is None:
+        ran = True
         out = command(app, app.queue.pop(0), now)
         if out is not None:
             app.reply(out)
+    return ran
 
 
 def command(app, text, now):
@@ -257,10 +313,10 @@ def flag(app, on):
 
 
 def restart(app):
-    """maint's reset, at a pass after its reply: App.save wrote the record in the pass before;
-    a record still waiting for the flash holds the reset back (no record lost). On the board
+    """maint's reset, at a pass after its reply: the pass before committed the record; one a
+    refusing flash still holds back holds the reset back (no record lost). On the board
     Board.reset never returns; the simulator's counts and returns, the test shells have none."""
-    if not app.store.flush():
+    if app.store.waiting():
         return
     app.restart_at = None
     reset = getattr(app.board, "reset", None)

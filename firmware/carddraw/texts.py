@@ -59,13 +59,14 @@ def odds_line(counts):
 
 
 def pct(p):
-    # R26 by the one rule every screen and tool uses: "<0.1%", never "0%", for a long shot
-    return "%6s" % fmt_chance(p)
+    # R26 by the one rule every screen and tool uses: "<0.1%", never "0%", for a long shot;
+    # None: not worked out yet
+    return "%6s" % ("..." if p is None else fmt_chance(p))
 
 
 def risk_line(red, black):
-    """The risks beside the chance, 16 columns at most: "Comp 29% Blk 3%"."""
-    red, black = fmt_chance(red, 0), fmt_chance(black, 0)
+    """The risks beside the chance, 16 columns at most: "Comp 29% Blk 3%" (None: "...")."""
+    red, black = [("..." if p is None else fmt_chance(p, 0)) for p in (red, black)]
     line = "Comp %s Blk %s" % (red, black)
     return line if len(line) <= COLS else "Comp%s Blk%s" % (red, black)  # ">99%" both
 

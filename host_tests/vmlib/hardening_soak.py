@@ -1,5 +1,5 @@
 # Many draws through the controller and the store, the way App's loop persists them
-# (App.save: the resume state, then the log), on the VM's RAM filesystem. Run inside the
+# (App.persist: a journal entry, then the idle passes' work), on the VM's RAM filesystem. Run inside the
 # MicroPython VM by test_vm_soak.py, in top-level steps so that gc.collect() can free.
 import random
 import time
@@ -48,7 +48,9 @@ class Soak:
         else:
             c.press(name, self.now)
         c.tick(self.now)
-        self.app.save()
+        self.app.persist()
+        while self.store.housekeep():  # the idle passes after it
+            pass
         c.take_beeps()
 
     def run(self, n):

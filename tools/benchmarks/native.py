@@ -1,4 +1,4 @@
-"""Native MicroPython 1.29 with a Pico-sized heap (-X heapsize=200k), on the .mpy files that
+"""Native MicroPython 1.29 with a Pico-sized heap (-X heapsize=240k, a little under the board's 245,888 B), on the .mpy files that
 `make deploy` copies: free heap after boot and after a soak (100,000 button events, 10,000 of
 them draws), the largest free block (fragmentation), and a gc.collect() against a loop pass.
 

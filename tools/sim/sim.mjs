@@ -84,12 +84,21 @@ function parseArgs(argv) {
 }
 
 // -- the flash mirror ------------------------------------------------------------------------
+// The device's files, a folder's (the journal's) as "folder/name", one level deep.
 function loadFlash(dir) {
   const files = {};
   if (!dir || !fs.existsSync(dir)) return files;
   for (const name of fs.readdirSync(dir)) {
     const p = path.join(dir, name);
-    if (fs.statSync(p).isFile()) files[name] = new Uint8Array(fs.readFileSync(p));
+    if (fs.statSync(p).isFile()) {
+      if (!name.endsWith(".mirror")) files[name] = new Uint8Array(fs.readFileSync(p));
+    } else {
+      for (const inner of fs.readdirSync(p)) {
+        if (!inner.endsWith(".mirror")) {
+          files[`${name}/${inner}`] = new Uint8Array(fs.readFileSync(path.join(p, inner)));
+        }
+      }
+    }
   }
   return files;
 }
@@ -98,11 +107,18 @@ function mirror(dev, dir) {
   if (!dir) return;
   const { changed, removed } = dev.flashChanges();
   for (const [name, bytes] of Object.entries(changed)) {
-    const tmp = path.join(dir, `.${name}.mirror`);
+    const to = path.join(dir, name);
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    const tmp = `${to}.mirror`;
     fs.writeFileSync(tmp, bytes);
-    fs.renameSync(tmp, path.join(dir, name));   // atomic, as littlefs renames are
+    fs.renameSync(tmp, to);   // atomic, as littlefs commits a file whole
   }
-  for (const name of removed) fs.rmSync(path.join(dir, name), { force: true });
+  for (const name of removed) {
+    fs.rmSync(path.join(dir, name), { force: true });
+    const folder = path.dirname(path.join(dir, name));
+    if (folder !== path.resolve(dir) && folder !== dir && fs.existsSync(folder)
+        && !fs.readdirSync(folder).length) fs.rmdirSync(folder);
+  }
 }
 
 async function boot(o) {

@@ -155,9 +155,10 @@ class Device:
         return self.readout()
 
     def busy(self):
-        """Protocol input not yet read, lines queued, or a `wait` running."""
+        """Protocol input not yet read, lines queued, a `wait` or the `log` export running."""
         app = self.app
-        return bool(self.serial.buf) or bool(app.queue) or app.wait_until is not None
+        return (bool(self.serial.buf) or bool(app.queue) or app.wait_until is not None
+                or app.job is not None)
 
     def run_line(self, text):
         """One protocol line, typed into the serial console and run to its end in simulated

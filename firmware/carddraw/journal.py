@@ -1,0 +1,185 @@
+# The journal: what a loop pass changed, on flash before the pass shows anything of it, in one
+# small file write that costs one page program and no erase. Pure file I/O, as store.py.
+#
+# Why it is cheap on littlefs (the Pico's filesystem): a file of at most a few hundred bytes
+# lives inline in its folder's metadata block, and rewriting it is one commit appended to that
+# block, which was erased when the folder was made. Appending to the log's segment files
+# instead costs a 4 KB sector erase every time (littlefs copies a file's last block into a
+# fresh one), 45 ms on the Pico's flash chip. So a pass writes one journal entry; the records
+# go on into the log's segments, the settings into settings.json, in idle passes later
+# (store.Store.housekeep), where an erase holds nothing up.
+#
+# The layout: folders jNNNNNN (NNNNNN increasing), each made in idle passes with SLOTS empty
+# files "0".."3" (made as jNNNNNN.tmp, renamed when whole), each slot written once. A folder's
+# metadata block then holds its making and SLOTS entries without filling up (a full block is
+# compacted: an erase), so a folder is used up after SLOTS entries and the next one is made
+# ready while the current one still has slots. A used-up folder goes once everything in it is
+# kept elsewhere and a newer entry exists.
+#
+# An entry: a header line {"j": entry number, "q": seq of its first record, "n": how many
+# records, "p": the play's hint (play.Play.hint), "s": settings changed (only if some did)},
+# then its records, one JSON
+# line each, without seq or hash (the log adds them: the records of entries follow each other
+# in seq order). The newest entry holds the current hint. littlefs commits a file whole or not
+# at all, so an entry is whole or is not there.
+import json
+
+SLOTS = 4
+PREFIX = "j"
+_SEP = (",", ":")
+
+
+def folder_number(name):
+    """The number of a journal folder from its name (None for anything else)."""
+    digits = name[len(PREFIX):]
+    if name.startswith(PREFIX) and len(digits) == 6 and all("0" <= c <= "9" for c in digits):
+        return int(digits)
+    return None
+
+
+class Journal:
+    def __init__(self, fs, root):
+        self.fs = fs
+        self.root = root
+        self.folders = []   # [folder number, slots used] oldest first; the last is current
+        self.ready = None   # a folder made, all its slots free, for when the current is used
+        self.making = None  # [folder number, step] of one being made in idle passes
+        self.next = 1       # the next entry's number
+        self.entries = []   # (entry number, folder number, header, records) oldest first;
+                            # the records are let go (emptied) once the log holds them
+
+    # -- boot: what the journal holds -------------------------------------------------------------
+    def read(self):
+        """Learn the folders and their entries (oldest first). -> lines that were damaged.
+        A folder left half made by a power cut is removed."""
+        bad = 0
+        names = self.fs.listdir(self.root)
+        numbers = []
+        for name in names:
+            if name.endswith(".tmp") and folder_number(name[:-4]) is not None:
+                self._remove_folder(name)
+            else:
+                n = folder_number(name)
+                if n is not None:
+                    numbers.append(n)
+        numbers.sort()
+        for n in numbers:
+            used = 0
+            for slot in range(SLOTS):
+                entry, damaged = self._read_slot(n, slot)
+                bad += damaged
+                if entry is None and not damaged:
+                    break  # slots are written in order: the rest are free
+                used = slot + 1
+                if entry is not None:
+                    self.entries.append(entry)
+            self.folders.append([n, used])
+        self.entries.sort(key=lambda e: e[0])
+        if self.entries:
+            self.next = self.entries[-1][0] + 1
+        if len(self.folders) > 1 and self.folders[-1][1] == 0:
+            self.ready = self.folders.pop()[0]
+        return bad
+
+    def _read_slot(self, n, slot):
+        """-> (entry or None, 1 if damaged else 0). An empty slot is free."""
+        try:
+            f = self.fs.open(self._path(n, slot), "rb")
+        except OSError:
+            return None, 1  # a folder without its slot: counted as used and damaged
+        try:
+            text = f.read(2048)
+        finally:
+            f.close()
+        if not text:
+            return None, 0
+        try:
+            lines = text.decode().split("\n")
+            head = json.loads(lines[0])
+            records = [json.loads(line) for line in lines[1:] if line]
+            if (type(head.get("j")) is not int or type(head.get("q")) is not int
+                    or head.get("n") != len(records)):
+                raise ValueError("header")
+        except Exception:
+            return None, 1
+        return (head["j"], n, head, records), 0
+
+    def hint(self):
+        """The newest entry's play hint ("" with none)."""
+        return self.entries[-1][2].get("p", "") if self.entries else ""
+
+    # -- a pass: one entry -----------------------------------------------------------------------
+    def write(self, seq, hint, settings, records):
+        """One entry: the records (their first is number `seq`), the hint, the settings
+        changed (a dict, or None), on flash when this returns (OSError if not)."""
+        head = {"j": self.next, "q": seq, "n": len(records), "p": hint}
+        if settings:
+            head["s"] = settings
+        text = "\n".join([json.dumps(head, separators=_SEP)] +
+                         [json.dumps(r, separators=_SEP) for r in records]) + "\n"
+        if not self.folders or self.folders[-1][1] >= SLOTS:
+            if self.ready is None:
+                raise OSError(28)  # no slot left: the store catches up first (Store.commit)
+            self.folders.append([self.ready, 0])
+            self.ready = None
+        folder = self.folders[-1]
+        f = self.fs.open(self._path(folder[0], folder[1]), "wb")
+        try:
+            f.write(text.encode())
+        finally:
+            f.close()
+        folder[1] += 1
+        self.entries.append((self.next, folder[0], head, records))
+        self.next += 1
+
+    # -- idle passes: make the next folder, drop the used ones --------------------------------------
+    def prepare(self, now=False):
+        """One step of making the next folder ready (a folder, then each slot, then the
+        rename), when the current one is half used (or now). -> True if a step was taken."""
+        if self.ready is not None:
+            return False
+        if self.making is None:
+            if self.folders and self.folders[-1][1] < SLOTS // 2 and not now:
+                return False
+            newest = max([f[0] for f in self.folders] or [0])
+            self.making = [newest + 1, -1]
+        n, step = self.making
+        tmp = self.root + PREFIX + "%06d.tmp" % n
+        if step < 0:
+            self.fs.mkdir(tmp)
+        elif step < SLOTS:
+            self.fs.open(tmp + "/%d" % step, "wb").close()
+        else:
+            self.fs.rename(tmp, self.root + PREFIX + "%06d" % n)
+            self.ready = n
+            self.making = None
+            return True
+        self.making[1] += 1
+        return True
+
+    def out_of_slots(self):
+        """Whether the next entry has no slot to go to: none free here, none made ready."""
+        return self.ready is None and (not self.folders or self.folders[-1][1] >= SLOTS)
+
+    def drop(self, kept):
+        """Remove one used-up folder whose entries are all kept elsewhere (kept(entry) says
+        so), but never the one holding the newest entry (the current hint). -> True if done."""
+        if len(self.folders) < 2 or self.folders[0][1] < SLOTS:
+            return False
+        n = self.folders[0][0]
+        mine = [e for e in self.entries if e[1] == n]
+        if not all(kept(e) for e in mine):
+            return False
+        self._remove_folder(PREFIX + "%06d" % n)
+        self.folders.pop(0)
+        self.entries = [e for e in self.entries if e[1] != n]
+        return True
+
+    def _remove_folder(self, name):
+        path = self.root + name
+        for slot in self.fs.listdir(path):
+            self.fs.remove(path + "/" + slot)
+        self.fs.rmdir(path)
+
+    def _path(self, n, slot):
+        return self.root + PREFIX + "%06d/%d" % (n, slot)

@@ -1,0 +1,333 @@
+# The action log's segments on flash: log.NNNNNN.jsonl (NNNNNN: the seq of the segment's first
+# record), one sealed JSON line per record (logline.seal: its seq and a hash chained to the
+# record before, so an edited, removed or inserted record shows in the export), up to
+# `limit` bytes in all. Pure file I/O. The store appends records here in idle passes (an
+# append costs a sector erase on littlefs), from the journal that holds them meanwhile.
+#
+# History is never dropped before it was exported: the oldest segment is removed only when
+# every record in it is at or below the seq the bench acknowledged (config.LOG_EXPORTED_FILE).
+# Everything read back is untrusted: a damaged line is skipped and counted, never raised.
+import json
+
+from carddraw import config
+from carddraw.logline import LINE_MAX, SEGMENT, line_hash, older, seal
+
+SCAN_CHUNK = 512   # bytes read at a time when looking back for the last start
+
+
+def segment_seq(name):
+    """The seq of a segment's first record from its file name, or None for another file."""
+    if name.startswith("log.") and name.endswith(".jsonl"):
+        digits = name[4:-6]
+        if len(digits) >= 6 and all("0" <= c <= "9" for c in digits):
+            return int(digits)
+    return None
+
+
+class LogFile:
+    def __init__(self, store, limit, segment):
+        self.store = store     # for its files (fs, root) and its notices
+        self.limit = limit
+        self.segment = segment
+        self.segs = []         # first seq of each segment, oldest first
+        self.sizes = {}        # bytes in each segment, by its first seq
+        self.total = 0         # bytes in all segments
+        self.cur = 0           # bytes in the newest segment
+        self.seq = 0           # the last record's seq (0: none yet)
+        self.prev = ""         # the last record's hash ("" before the first record ever)
+        self.torn = False      # the newest segment ends in a torn line (not on littlefs)
+        self.exported = 0      # the highest seq the bench acknowledged as saved
+        self.full = False      # no room without dropping history not yet exported
+
+    def open(self):
+        """Learn the segments, the last seq and hash; migrate older firmware's log. -> lines
+        found damaged by a migration (raises OSError on a flash error)."""
+        store = self.store
+        names = store.fs.listdir(store.root)
+        segs = sorted([s for s in [segment_seq(n) for n in names] if s is not None])
+        old = [n for n in (older(config.LOG_FILE), config.LOG_FILE) if n in names]
+        bad = 0
+        if old and not segs:
+            from carddraw import logrepair  # once in a device's life
+            segs, bad = logrepair.migrate(store, old)
+            if segs is None:
+                raise OSError(5)
+        for name in old:  # migrated (now or by a boot the power cut short)
+            store.fs.remove(store.root + name)
+        self.segs = segs
+        for first in segs:
+            self.cur = self.sizes[first] = store.size(SEGMENT % first)
+            self.total += self.cur
+        exported = store.read_json(config.LOG_EXPORTED_FILE, 32)[0]
+        self.exported = exported if type(exported) is int else 0
+        self._find_last()
+        return bad
+
+    def _find_last(self):
+        """The last whole record's seq and hash: from the newest segment's tail (2 lines'
+        worth), or, when damage fills the tail, from the whole segment, or an older one."""
+        for first in reversed(self.segs):
+            name = SEGMENT % first
+            size = self.store.size(name)
+            if first == self.segs[-1] and size:
+                self.torn = not self._ends_line(name, size)
+            start = max(0, size - 2 * LINE_MAX)
+            for at in (start, 0) if start else (0,):
+                found = []
+                self.read_lines(name, found.append, True, at)
+                for text in reversed(found):
+                    seq = json.loads(text).get("seq")
+                    if type(seq) is int and line_hash(text):
+                        self.seq = seq
+                        self.prev = line_hash(text)
+                        return
+        if self.segs:  # nothing whole anywhere: go on after the newest segment's name
+            self.seq = self.segs[-1] - 1
+
+    def _ends_line(self, name, size):
+        try:
+            f = self.store.fs.open(self.store.root + name, "rb")
+        except OSError:
+            return True
+        try:
+            f.seek(size - 1)
+            return f.read(1) == b"\n"
+        finally:
+            f.close()
+
+    # -- writing ------------------------------------------------------------------------------
+    def append(self, records):
+        """Seal and write `records` (the next seqs after self.seq), in as few writes as the
+        segments allow. -> how many went (fewer when the log is full of records not yet
+        exported; raises OSError on a flash error, the ones before it written)."""
+        done = 0
+        while done < len(records):
+            lines = []
+            seq, prev = self.seq, self.prev
+            size = 1 if self.torn else 0  # a torn last line (not littlefs) stays apart
+            new = not self.segs or self.cur >= self.segment
+            for record in records[done:]:
+                line, h = seal(seq + 1, prev, record)
+                if lines and self.cur + size + len(line) > self.segment:
+                    break  # the rest go into a new segment
+                lines.append(line)
+                size += len(line)
+                seq, prev = seq + 1, h
+            if not self.room(size, new):
+                return done
+            if new:
+                self.segs.append(self.seq + 1)
+                self.sizes[self.seq + 1] = self.cur = 0
+            data = (b"\n" if self.torn else b"") + b"".join(lines)
+            name = self.store.root + SEGMENT % self.segs[-1]
+            try:
+                f = self.store.fs.open(name, "ab")
+                try:
+                    f.write(data)
+                finally:
+                    f.close()
+            except OSError:
+                if new:
+                    self.sizes.pop(self.segs.pop())
+                    self.cur = self.sizes[self.segs[-1]] if self.segs else 0
+                raise
+            self.cur += len(data)
+            self.sizes[self.segs[-1]] = self.cur
+            self.total += len(data)
+            self.seq, self.prev = seq, prev
+            self.torn = False
+            done += len(lines)
+        return done
+
+    def room(self, size, new=False):
+        """Make room for `size` bytes, dropping only segments already exported."""
+        while self.total + size > self.limit:
+            segs = self.segs
+            if not segs or len(segs) == 1 and not new:
+                return self._full()
+            last_seq = segs[1] - 1 if len(segs) > 1 else self.seq
+            if last_seq > self.exported:
+                return self._full()
+            self.store.fs.remove(self.store.root + SEGMENT % segs[0])
+            self.total -= self.sizes.pop(segs.pop(0))
+        self.full = False
+        return True
+
+    def _full(self):
+        if not self.full:
+            self.full = True
+            self.store.notice("log full: export")
+        return False
+
+    def free(self):
+        """Bytes the log can still take, counting segments that may go (exported)."""
+        gone = 0
+        for i in range(len(self.segs)):
+            last = self.segs[i + 1] - 1 if i + 1 < len(self.segs) else self.seq
+            if last > self.exported:
+                break
+            gone += self.sizes[self.segs[i]]
+        return self.limit - self.total + gone
+
+    # -- reading ------------------------------------------------------------------------------
+    def read(self, each, raw):
+        """Every record, oldest first, to each() -> lines skipped as damaged."""
+        name = config.LOG_FILE
+        bad = self.read_lines(older(name), each, raw)  # only if a migration failed
+        bad += self.read_lines(name, each, raw)
+        for first in list(self.segs):
+            bad += self.read_lines(SEGMENT % first, each, raw)
+        return bad
+
+    def read_lines(self, name, each, raw=False, start=0, budget=0):
+        """Hand each record of one log file to each() (the line's text with raw, else the
+        record without "seq" and "h"); -> lines skipped as damaged. From byte `start` on,
+        the first (partial) line skipped."""
+        try:
+            f = self.store.fs.open(self.store.root + name, "rb")
+        except OSError:
+            return 0
+        bad = 0
+        budget = budget or self.limit + LINE_MAX  # more than is ever written to one file
+        skipping = False
+        try:
+            if start:
+                f.seek(start)
+                skipping = True
+            while True:
+                line = f.readline(LINE_MAX)
+                if not line:
+                    break
+                budget -= len(line)
+                if budget < 0:
+                    bad += 1  # the rest of an oversized file
+                    break
+                whole = line.endswith(b"\n")
+                if skipping:  # the tail of an overlong line, or of the line `start` cut
+                    skipping = not whole
+                    continue
+                if not whole and len(line) == LINE_MAX:
+                    bad += 1
+                    skipping = True
+                    continue
+                bad += _hand(line, each, raw)
+        except OSError:
+            bad += 1
+        finally:
+            f.close()
+        return bad
+
+    def files(self):
+        """The log's files, oldest first (older firmware's only if a migration failed)."""
+        return [n for n in (older(config.LOG_FILE), config.LOG_FILE)
+                if self.store.size(n)] + [SEGMENT % first for first in self.segs]
+
+    def read_some(self, name, start, n):
+        """Up to n whole lines of a log file from byte `start` (where a line starts), each
+        as its text. -> (texts, where the next line starts or None at the file's end, lines
+        skipped as damaged)."""
+        texts = []
+        bad = 0
+        try:
+            f = self.store.fs.open(self.store.root + name, "rb")
+        except OSError:
+            return texts, None, 0
+        try:
+            f.seek(start)
+            while len(texts) < n:
+                line = f.readline(LINE_MAX)
+                if not line:
+                    return texts, None, bad
+                if not line.endswith(b"\n") and len(line) == LINE_MAX:
+                    bad += 1  # an overlong line: to its end, and on
+                    while line and not line.endswith(b"\n"):
+                        line = f.readline(LINE_MAX)
+                    continue
+                bad += _hand(line, texts.append, True)
+            return texts, f.tell(), bad
+        except OSError:
+            return texts, None, bad + 1
+        finally:
+            f.close()
+
+    def last_start(self):
+        """(segment, byte offset) of the line of the log's last start record: where the
+        action the log shows last begins (None: there is none)."""
+        for first in reversed(self.segs):
+            found = self._scan_back(SEGMENT % first)
+            if found is not None:
+                return first, found
+        return None
+
+    def _scan_back(self, name):
+        """The offset of a segment's last line with a start record, read backwards a chunk
+        at a time. The text matches whatever the key order (compact JSON), never inside a
+        string (quotes are escaped)."""
+        try:
+            f = self.store.fs.open(self.store.root + name, "rb")
+        except OSError:
+            return None
+        try:
+            pos = self.store.size(name)
+            later = b""
+            while pos > 0:
+                n = min(SCAN_CHUNK, pos)
+                pos -= n
+                f.seek(pos)
+                chunk = f.read(n) + later[:11]  # a match across the boundary
+                at = chunk.rfind(b'"ev":"start"')
+                if at >= 0:
+                    at += pos
+                    back = max(0, at - LINE_MAX)  # the line's start: after the newline before
+                    f.seek(back)
+                    return back + f.read(at - back).rfind(b"\n") + 1
+                later = chunk
+        except OSError:
+            return None
+        finally:
+            f.close()
+        return None
+
+    def records_from(self, first, offset, each):
+        """Every record from the line at byte `offset` of segment `first` to the end of the
+        log (read_lines skips the part line it starts in: it starts on the newline before)."""
+        for seg in self.segs:
+            if seg >= first:
+                self.read_lines(SEGMENT % seg, each, False,
+                                offset - 1 if seg == first and offset else 0)
+
+    def hash_of(self, seq):
+        """The hash on flash of record `seq`, or None."""
+        first = 0
+        for s in self.segs:
+            if s <= seq:
+                first = s
+        key = '"seq":%d,' % seq  # never the last key: "h" is
+        found = []
+
+        def each(text):
+            if not found and key in text:
+                found.append(line_hash(text))
+        if first:
+            self.read_lines(SEGMENT % first, each, True)
+        return found[0] if found else None
+
+
+def _hand(line, each, raw):
+    """One line to each(); -> 1 when it was damaged (and not handed), else 0."""
+    if not line.strip():
+        return 0
+    try:
+        text = line.decode().strip()
+        r = json.loads(text)
+    except Exception:
+        return 1
+    if not isinstance(r, dict):
+        return 1
+    if raw:
+        each(text)
+    else:
+        r.pop("seq", None)
+        r.pop("h", None)
+        each(r)
+    return 0
