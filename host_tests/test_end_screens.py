@@ -21,7 +21,8 @@ from carddraw.action import ACTIVE, REFEREE, RuleError
 from carddraw.controller import Controller
 from carddraw.deck import COLOURS
 from handheld import AnyPick, dev, keys, sit_out_the_finishing
-from test_power_cuts import Bench, SnapFlash, boot
+from fakeflash import FakeFlash
+from test_power_cuts import Bench, boot
 
 RULE_NUMBER = re.compile(r"\bR[0-9]{1,2}\b")
 
@@ -138,26 +139,27 @@ def test_a_stopped_action_saved_before_the_finishing_existed_resumes_in_it_R16_R
 
 
 def test_a_power_cut_at_every_flash_operation_of_a_stop_R16_R23():
-    """Through the whole App on a flash snapshotted before every operation: a cut anywhere
-    from the stop to the summary boots into the action (never set-up, never the success
-    menu), in the finishing or on the summary once that was saved."""
-    fs = SnapFlash({config.SETTINGS_FILE: json.dumps(
+    """Through the whole App on the board's filesystem: a cut at any program or erase of the
+    chip from the stop to the summary boots into the action (never set-up, never the success
+    menu), in the finishing or on the summary once that was on flash."""
+    fs = FakeFlash({config.SETTINGS_FILE: json.dumps(
         dict(config.defaults(), needed=9, ranks=1)).encode()})
     b = Bench(fs)
     b.press("DRAW")                           # start
-    first = len(fs.snaps)
+    fs.chip.record()
     b.press("STOP", "DRAW")                   # stop
     assert b.screen() == "finishing"
     b.step(61000)
     assert b.screen() == "summary"
-    fs.snaps.append(dict(fs.flash))
+    for _ in range(20):
+        b.step(300)                           # idle passes: the journal into the log
     seen = set()
-    for cut in range(first, len(fs.snaps) + 1):
-        app, _, _, _ = boot(fs.snaps[cut - 1], now=7000000)
+    for n, mode, image in fs.chip.cuts():
+        app, _, _ = boot(image, now=7000000)
         c = app.controller
         v = c.view()
         seen.add(v.screen)
-        assert v.screen in ("active", "finishing", "summary"), (cut, v.screen)
+        assert v.screen in ("active", "finishing", "summary"), (n, mode, v.screen)
         if v.screen != "active":
             assert c.action.state == "stopped"
         if v.screen == "finishing":

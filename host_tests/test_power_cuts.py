@@ -1,20 +1,21 @@
-"""Hardening, part 2: power cuts at every flash operation of a long scripted event, through
-the whole App (controller + store + the loop's save order), under CPython on a fake board
-(vmlib/hardening_board.py) and the fake littlefs (fakeflash.py).
+"""Power cuts at every program and erase of the flash chip during a whole event, on the board's
+real filesystem (littlefs, through littleflash), through the whole App (controller, store and
+the loop's order: inputs, controller, persist, reveal), on a stand-in board.
 
-The event is played once on a flash that keeps a snapshot before every operation: a cut at
-operation N leaves exactly the snapshot taken before N (FakeFlash freezes the flash at the
-cut, and everything before it is deterministic). A sample of cuts is replayed for real (a
-PowerCut raised in the middle of App.step) to show the snapshots are what a cut leaves.
-After every cut a new App boots on what survived, and must:
-  - boot without an exception and with no notice of damage;
-  - resume exactly the resume state that last reached flash (screen, state, deck, successes,
-    complications, draws, the card on show, the undo) -- so a saved black is still there;
-  - resume either what the player last saw or the one step after it, never an older one;
-  - hold every log entry whose write had returned, in order, and nothing damaged;
-  - go on working (draws and logs after the boot).
+The event (50 actions: starts, draws, redraws, referee decisions, timed draws, stops, chains,
+undo, deck adjustments, helpers leaving, settings, a log export and its acknowledgement) is
+played once while the chip records every program and erase; a cut at operation N in each of
+the chip's torn modes (the operation not done, half done, done) then leaves an image that the
+chip's recording rebuilds (littleflash.Flash.cuts). After every cut a new App boots on it and
+must:
+  - boot without an exception or a notice of damage;
+  - hold every record whose commit had returned before the cut (those of every pass that
+    showed anything: a pass shows only after its commit), in order, once, hash chain whole;
+  - come back to what the player last saw, or to the pass in flight: never an older one;
+  - close each action that ended with exactly one end record.
+A second cut during the boot after a sample of first cuts, and a kill of the pass right after
+each of its outputs (as a watchdog reset would), come last.
 """
-import bisect
 import json
 import os
 import random
@@ -23,9 +24,8 @@ import sys
 import pytest
 
 from conftest import ROOT
-from carddraw import config
+from carddraw import config, protocol
 from carddraw.app import App
-from carddraw.logline import SEGMENT as SEGMENT_NAME
 from carddraw.store import Store
 from fakeflash import FakeFlash, PowerCut
 from test_controller_fuzz import figure
@@ -35,67 +35,63 @@ import hardening_board  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import logchain  # noqa: E402
 
-LIMIT = config.LOG_LIMIT  # the real limit: nothing exported, nothing dropped
 SEGMENT = 4096            # small segments: the event below starts a dozen of them
 SEED = 20261129
 ACTIONS = 50
 START = dict(config.defaults(), referee=True, black=1, redraws=1, needed=3, ranks=3, helpers=2,
              yellow=2, interval=30)
-HOME = ("setup", "active", "card", "referee", "success", "finishing", "summary",
-        "failed")
-
-
-class SnapFlash(FakeFlash):
-    """A FakeFlash that keeps what the flash held before each operation: snaps[n] is the
-    flash after n operations, i.e. what a cut at operation n + 1 leaves."""
-
-    def __init__(self, flash=None):
-        super().__init__(flash)
-        self.snaps = []
-
-    def _op(self, *what):
-        self.snaps.append(dict(self.flash))
-        super()._op(*what)
+EVERY = int(os.environ.get("POWER_CUT_EVERY", 1))  # 1: every operation (make test's run)
 
 
 class Bench:
-    """An App on a fake board; remembers, by flash operation count, which writes returned."""
+    """The App on a stand-in board and a recording chip; after each pass, what had reached
+    flash (the chip's operation count when the pass's commit returned) and what it showed."""
 
     def __init__(self, fs):
         self.fs = fs
         self.board = hardening_board.Board()
-        self.store = Store(fs=fs, log_limit=LIMIT, segment=SEGMENT)
-        self.logged = []      # (ops when log() returned, record)
-        self.saved = []       # (ops when save_action() returned, state)
-        self.steps = []       # (ops at the end of a step, resume state, led) after each step
-        self.store.log = self._wrap(self.store.log, self.logged)
-        self.store.save_action = self._wrap(self.store.save_action, self.saved)
+        self.store = Store(fs=fs, segment=SEGMENT)
+        self.commits = []     # (ops when commit returned, its records) for each commit
+        self.passes = []      # (ops when the commit returned, state shown) after each pass
+        keep = self.store.commit
+
+        def commit(records, settings=None, hint=None):
+            ok = keep(records, settings, hint)
+            assert ok
+            self.commits.append((self.ops(), json.loads(json.dumps(records))))
+            return ok
+        self.store.commit = commit
         self.now = 1000
-        self.app = App(self.board, self.store, random.Random(SEED), self.now, write=lambda s: None)
+        self.out = []
+        self.app = App(self.board, self.store, random.Random(SEED), self.now,
+                       write=self.out.append)
         self.c = self.app.controller
         self.policy = random.Random(7)
-        self.draws = 0
-        self.counts = {"actions": 0, "draws": 0, "redraws": 0, "referee": 0, "stops": 0,
-                       "chains": 0, "timed draws": 0, "settings": 0, "undo": 0, "adjust": 0,
-                       "helper": 0, "black": 0}
+        self.counts = {"actions": 0, "redraws": 0, "referee": 0, "stops": 0, "chains": 0,
+                       "settings": 0, "undo": 0, "adjust": 0, "helper": 0, "exports": 0}
 
-    def _wrap(self, fn, into):
-        def wrapped(value):
-            ok = fn(value)
-            into.append((self.fs.ops, json.loads(json.dumps(value))))
-            return ok
-        return wrapped
+    def ops(self):
+        return self.fs.chip.progs + self.fs.chip.erases
 
     # -- input -------------------------------------------------------------------------------
     def step(self, ms=300):
         self.now += ms
-        self.app.loop_pass(self.now)
-        self.steps.append((self.fs.ops, self.c.resume_state(), self.board.led.colour))
+        assert self.app.loop_pass(self.now), self.app.last_error
+        self.passes.append((self.commits[-1][0], self.c.resume_state()))
 
     def press(self, *names, kind="short"):
         for name in names:
             self.board.buttons.push(name, kind)
             self.step()
+
+    def line(self, text):
+        """A console line, run to its last reply."""
+        self.app.line(text)
+        for _ in range(2000):
+            self.step(20)
+            if self.app.job is None and not self.app.queue and self.app.wait_until is None:
+                break
+        return json.loads(self.out[-1])
 
     def screen(self):
         return self.c.view().screen
@@ -125,17 +121,29 @@ class Bench:
         assert self.screen() == "setup"
         self.counts["settings"] += 1
 
+    def export(self):
+        """The bench's `make logs`: unlock, the log, its acknowledgement, lock."""
+        assert self.line("unlock RHRH")["ok"] == "unlock"
+        done = self.line("log")
+        assert done["ok"] == "log"
+        last = json.loads(json.loads(self.out[-2])["log"])
+        assert self.line("log ack %d %s" % (last["seq"], last["h"]))["ok"] == "ack"
+        self.line("lock")
+        self.counts["exports"] += 1
+
     # -- the event -----------------------------------------------------------------------------
     def play(self, actions):
         p = self.policy
         c = self.c
-        for _ in range(4000):
+        for _ in range(6000):
             s = self.screen()
             a = c.action
             if s == "setup":
                 if self.counts["actions"] >= actions:
                     return
                 n = self.counts["actions"]
+                if n == actions // 2:
+                    self.export()
                 if n % 4 == 1:
                     self.option(9, [])                       # timed mode on/off
                 elif n % 5 == 2:
@@ -174,7 +182,6 @@ class Bench:
                         self.step(2000)
                         if a.draws != before or self.screen() != "active":
                             break
-                    self.counts["timed draws"] += a.draws - before
                 else:
                     self.press("DRAW")
             elif s == "card":
@@ -202,188 +209,190 @@ class Bench:
         raise AssertionError("the scripted event did not finish")
 
 
-_PARSED = {}
-
-
-def log_files(flash):
-    return sorted(name for name in flash if name.startswith("log.0"))
-
-
-def records_of(flash):
-    """read_log() of a flash's log segments; cached by their contents (thousands of cuts share
-    a few hundred log states)."""
-    key = tuple((name, flash[name]) for name in log_files(flash))
-    if key not in _PARSED:
-        _PARSED[key] = Store(fs=FakeFlash(dict(key)), log_limit=LIMIT).read_log()
-    return _PARSED[key]
-
-
-def appended(before, after):
-    """The records a boot added to the log after `before`'s contents -> (records, damaged
-    lines). Nothing is ever dropped here (nothing was exported): every segment only grew."""
-    grown = b""
-    for name in log_files(after):
-        old = before.get(name, b"")
-        assert after[name].startswith(old), name
-        grown += after[name][len(old):]
-    return Store(fs=FakeFlash({SEGMENT_NAME % 1: grown}), log_limit=LIMIT).read_log()
-
-
-def lost_of(logged, recs):
-    """How many of the records `logged` are not in `recs`."""
-    if recs[:len(logged)] == logged:
-        return 0
-    have = set(json.dumps(r, sort_keys=True) for r in recs)
-    return sum(1 for r in logged if json.dumps(r, sort_keys=True) not in have)
-
-
-def action_on(flash):
-    raw = flash.get(config.ACTION_FILE)
-    return None if raw is None else json.loads(raw)
+def boot(image, now=5_000_000):
+    fs = FakeFlash(image=image)
+    board = hardening_board.Board()
+    store = Store(fs=fs, segment=SEGMENT)
+    app = App(board, store, random.Random(1), now, write=lambda s: None)
+    return app, store, fs
 
 
 @pytest.fixture(scope="module")
 def event():
-    """The scripted event, played once on a snapshotting flash."""
-    fs = SnapFlash({config.SETTINGS_FILE: json.dumps(START).encode()})
+    """The scripted event, played once on a recording chip."""
+    fs = FakeFlash({config.SETTINGS_FILE: json.dumps(START).encode()})
+    fs.chip.record()
+    fs.chip.reset_counts()  # operations counted from the recording's start, as cuts() numbers them
     b = Bench(fs)
     b.play(actions=ACTIONS)
-    fs.snaps.append(dict(fs.flash))
-    recs, _ = records_of(fs.flash)
-    b.counts["draws"] = sum(1 for r in recs if r["ev"] == "draw")
-    b.counts["black"] = sum(1 for r in recs if r.get("card") == "black" and r["ev"] == "draw")
-    b.counts["timed draws"] = sum(1 for r in recs if r["ev"] == "draw" and r["timed"])
+    for _ in range(20):
+        b.step(300)  # idle passes: the journal's records into the log
     return b
+
+
+def records_after(store):
+    lines = []
+    store.read_log(lines.append, raw=True)
+    return lines
 
 
 def test_the_scripted_event_covers_what_it_should(event):
     c = event.counts
-    assert c["actions"] == ACTIONS and c["draws"] >= 120
-    for k in ("redraws", "referee", "stops", "chains", "timed draws", "settings", "undo",
-              "adjust", "helper", "black"):
+    lines = records_after(event.store)
+    recs = [json.loads(x) for x in lines]
+    evs = [r["ev"] for r in recs]
+    assert c["actions"] == ACTIONS and evs.count("draw") >= 120
+    for k in ("redraws", "referee", "stops", "chains", "settings", "undo", "adjust", "helper",
+              "exports"):
         assert c[k] >= 1, k
-    flash = event.fs.flash
-    assert len(log_files(flash)) >= 8                   # the log started new segments ...
-    recs, bad = records_of(flash)
-    assert bad == 0 and recs == [r for _, r in event.logged]   # ... and nothing was dropped
-    figure("power: event", dict(c, **{"flash operations": event.fs.ops,
-                                       "log records": len(recs)}))
+    assert any(r["ev"] == "draw" and r["timed"] for r in recs)
+    assert any(r["ev"] == "draw" and r["card"] == "black" for r in recs)
+    assert len([f for f in event.fs.listdir("") if f.startswith("log.0")]) >= 4
+    assert logchain.verify(lines)[0]
+    committed = [r for _, records in event.commits for r in records]
+    assert [{k: v for k, v in r.items() if k not in ("seq", "h")} for r in recs] == committed
+    figure("power: event", dict(c, **{"chip operations": event.ops(), "log records": len(recs),
+                                       "passes": len(event.passes)}))
 
 
-def boot(flash, now=5_000_000):
-    fs = FakeFlash(flash)
-    board = hardening_board.Board()
-    store = Store(fs=fs, log_limit=LIMIT, segment=SEGMENT)
-    app = App(board, store, random.Random(1), now, write=lambda s: None)
-    return app, store, fs, board
+def check_boot(app, store, event, ops, full=True, booted=False):
+    """What a boot on the flash a cut at chip operation `ops` left must show. -> (records
+    lost, resumed behind what was shown). Not full: the records counted, not read back (the
+    boot moved the journal into the log: its last seq is the records on flash). booted: a
+    boot before this one may have logged records of its own (its resume, a timed draw)."""
+    assert app.notices == [] and store.take_notices() == [], app.notices
+    done = [r for at, records in event.commits if at < ops for r in records]
+    flight = [r for at, records in event.commits if at >= ops for r in records][:8]
+    if full:
+        lines = records_after(store)
+        assert logchain.verify(lines)[0], logchain.verify(lines)
+        have = [json.loads(x) for x in lines]
+        have = [{k: v for k, v in r.items() if k not in ("seq", "h")} for r in have]
+        # every record a commit had put on flash, in order, once
+        lost = 0 if have[:len(done)] == done else sum(1 for r in done if r not in have)
+        if not booted:  # after the commits, at most the one in flight (whole or not at all)
+            assert have[len(done):] in [flight[:k] for k in range(len(flight) + 1)], ops
+        starts = [i for i, r in enumerate(have) if r["ev"] == "start"] + [len(have)]
+        for a, b in zip(starts, starts[1:]):  # an action ends once at most
+            assert sum(1 for r in have[a:b] if r["ev"] == "end") <= 1, have[a:b]
+    else:
+        seq = store.logfile.seq
+        lost = max(0, len(done) - seq)
+        assert seq <= len(done) + len(flight), ops
+    # what the player saw last (the last pass whose commit was on flash), or the one after
+    shown = [state for at, state in event.passes if at < ops]
+    seen = shown[-1] if shown else None
+    later = event.passes[len(shown)][1] if len(shown) < len(event.passes) else seen
+    behind = app.controller.resume_state() not in (seen, later)
+    return lost, behind
 
 
-def test_a_power_cut_at_every_flash_operation_loses_nothing(event):
-    snaps = event.fs.snaps
-    total = len(snaps) - 1          # operations in the event
-    log_ops = [ops for ops, _ in event.logged]
-    save_ops = [ops for ops, _ in event.saved]
-    step_ops = [s[0] for s in event.steps]
-    lost = 0
-    extra = 0
-    behind = 0
+def test_a_power_cut_at_every_program_and_erase_loses_nothing(event):
+    cuts = lost = behind = blacks = 0
     screens = set()
-    blacks = 0
-    chains = 0
-    for cut in range(1, total + 1):
-        survivor = snaps[cut - 1]
-        # what had returned before operation `cut`
-        n = bisect.bisect_left(log_ops, cut)
-        logged = [r for _, r in event.logged[:n]]
-        k = bisect.bisect_left(save_ops, cut)
-        on_flash = action_on(survivor)
-        assert on_flash == (event.saved[k - 1][1] if k else None), cut  # atomic: the last save
-        # the log: every returned entry, in order, and at most the one in flight after them
-        recs, bad = records_of(survivor)
-        assert bad == 0, cut
-        lost += lost_of(logged, recs)
-        assert recs[n:] in ([], [r for _, r in event.logged[n:n + 1]]), cut
-        extra += len(recs) - n
-        # boot on what survived
-        app, store, fs, board = boot(survivor)
-        c = app.controller
-        assert app.notices == [] and store.take_notices() == [], (cut, app.notices)
-        assert c.resume_state() == on_flash, cut
-        v = c.view()
+    for n, mode, image in event.fs.chip.cuts():
+        if n % EVERY:
+            continue
+        cuts += 1
+        app, store, fs = boot(image)
+        # a cut at operation n: the commits that had returned were done by operation n - 1,
+        # and in "after" mode the operation itself is done too
+        got = check_boot(app, store, event, n + (mode == "after"), full=not cuts % 10)
+        lost += got[0]
+        behind += got[1]
+        v = app.controller.view()
         screens.add(v.screen)
-        if on_flash is not None:
-            assert v.screen == on_flash["screen"]
-            a = on_flash["action"]
-            if a["state"] == "stopped":  # R16, R23: back to a stop's finishing or summary
-                assert v.screen in ("finishing", "summary"), cut
-            if a["pending"] == "black" or a["state"] == "referee" or on_flash["card"] == "black":
-                blacks += 1
-                assert v.led == "black" or v.screen == "failed"   # no escape from a black
-        # what the player saw last (the last step that had ended before the cut), or the step
-        # in flight: never anything older
-        d = bisect.bisect_left(step_ops, cut)
-        seen = event.steps[d - 1][1] if d else None
-        later = event.steps[d][1] if d < len(event.steps) else seen
-        if c.resume_state() not in (seen, later):
-            behind += 1
-        # the device goes on: the boot logged its resume, a few presses later all is on flash
-        for i, name in enumerate(("DRAW", "DRAW", "RANK")):
-            board.buttons.push(name)
-            app.loop_pass(5_000_000 + 300 * (i + 1))
-        new, bad = appended(survivor, fs.flash)
-        assert bad == 0 and new, cut
-        assert not any(r["ev"] in ("error", "damage") for r in new), cut
-        if cut % 50 == 0 or cut == total:  # the chain holds across the cut and the boot
-            lines = []
-            Store(fs=FakeFlash(fs.flash), log_limit=LIMIT).read_log(lines.append, raw=True)
-            assert logchain.verify(lines)[0], (cut, logchain.verify(lines))
-            chains += 1
-    figure("power: cuts", {"cuts tried (every flash operation)": total,
-                           "log entries lost": lost, "cuts at an entry's close, the entry already on flash": extra,
-                           "resumes behind what was shown": behind,
-                           "cuts with a black saved, still there on boot": blacks,
-                           "logs whose hash chain was verified after a cut": chains,
+        rs = app.controller.resume_state()
+        if rs and (rs["action"]["state"] == "referee" or rs["card"] == "black"):
+            blacks += 1
+            assert v.led == "black" or v.screen == "failed"   # no escape from a black
+    figure("power: cuts", {"cuts made (every program and erase, 3 ways)": cuts,
+                           "records lost": lost, "resumes behind what was shown": behind,
+                           "cuts with a black on show, still there on boot": blacks,
                            "screens resumed": sorted(screens)})
     assert lost == 0 and behind == 0
     assert blacks > 0 and {"active", "card", "referee", "setup"} <= screens
 
 
-def test_real_cuts_leave_exactly_the_snapshot(event):
-    """The shortcut above is sound: replaying the event with a real cut (a PowerCut raised
-    inside App.step) leaves the flash exactly as the snapshot before that operation."""
-    total = len(event.fs.snaps) - 1
-    cuts = sorted(set(list(range(1, 25)) + list(range(25, total + 1, 211)) + [total]))
-    for cut in cuts:
-        fs = FakeFlash({config.SETTINGS_FILE: json.dumps(START).encode()}, cut_at=cut)
-        with pytest.raises(PowerCut):
-            b = Bench(fs)
-            b.play(actions=ACTIONS)
-        assert fs.flash == event.fs.snaps[cut - 1], cut
-    figure("power: real replays", len(cuts))
-
-
 def test_a_second_cut_during_the_boot_after_a_cut(event):
-    """The power may go again while the device boots after a cut (it logs its resume then):
-    cut at every operation of that boot, on every 8th first cut, and boot once more."""
-    snaps = event.fs.snaps
+    """The power may go again while the device boots after a cut (it moves the journal into
+    the log and logs its resume then): cut at every operation of that boot and its first
+    pass, after every 100th first cut, in each mode, and boot once more: the records all
+    there, and the device as that boot found it or as its first pass left it."""
     tried = 0
-    for cut in range(1, len(snaps), 8):
-        survivor = snaps[cut - 1]
-        on_flash = action_on(survivor)
-        k = 1
-        while True:
-            fs = FakeFlash(survivor, cut_at=k)
-            try:
-                App(hardening_board.Board(), Store(fs=fs, log_limit=LIMIT, segment=SEGMENT), random.Random(1),
-                    7_000_000, write=lambda s: None)
-            except PowerCut:
-                tried += 1
-                app, store, fs2, _ = boot(fs.reboot().flash)
-                assert app.notices == [] and app.controller.resume_state() == on_flash
-                new, bad = appended(survivor, fs2.flash)
-                assert bad == 0 and all(r["ev"] == "resume" for r in new), cut
-                k += 1
-                continue
-            break
+    for n, mode, image in event.fs.chip.cuts(("before",)):
+        if n % 100:
+            continue
+        second = FakeFlash(image=image)
+        second.chip.record()
+        first = App(hardening_board.Board(), Store(fs=second, segment=SEGMENT),
+                    random.Random(1), 5_000_000, write=lambda s: None)
+        found = first.controller.resume_state()
+        first.loop_pass(5_000_020)
+        left = first.controller.resume_state()
+        for m, mode2, image2 in second.chip.cuts():
+            tried += 1
+            app, store, _ = boot(image2, 6_000_000)
+            lost, _ = check_boot(app, store, event, n, booted=True)
+            assert lost == 0, (n, m, mode2)
+            assert app.controller.resume_state() in (found, left), (n, m, mode2)
     figure("power: second cuts during the boot", tried)
     assert tried > 100
+
+
+def test_nothing_is_shown_that_the_flash_does_not_hold():
+    """Persist, then reveal: after an output (the LED, the display, the buzzer, a console
+    reply), a boot on the flash as it is at that moment (what a watchdog reset right there
+    leaves: a reset stops the pass, it tears nothing) comes back to what that output showed."""
+    fs = FakeFlash({config.SETTINGS_FILE: json.dumps(START).encode()})
+    b = Bench(fs)
+    shown = {"kills": 0, "outputs": 0}
+    board = b.board
+
+    def after(output):
+        def wrapped(*args):
+            result = output(*args)
+            shown["outputs"] += 1
+            if shown["outputs"] % 7 == 3:   # now and then, right after this output: a reset
+                rs = b.c.resume_state()
+                led = board.led.colour
+                app, store, _ = boot(bytes(fs.chip.data))
+                assert app.controller.resume_state() == rs          # what was shown is held
+                if led in ("green", "yellow", "red", "black"):      # a card on the LED
+                    assert app.controller.view().led in (led, None) or rs is None
+                shown["kills"] += 1
+            return result
+        return wrapped
+    board.led.show = after(board.led.show)
+    board.display.show = after(board.display.show)
+    board.buzzer.play = after(board.buzzer.play)
+    b.app.write = after(b.app.write)
+    b.play(actions=12)
+    figure("power: resets right after an output", shown)
+    assert shown["kills"] > 100
+
+
+def test_a_console_reply_waits_for_the_flash():
+    """A `show` sent in the same write as `press DRAW` answers only after the draw's commit:
+    a host that stops reading (so the port blocks and the watchdog resets) or a power cut can
+    no longer see a card the flash does not hold, and re-roll it."""
+    fs = FakeFlash({config.SETTINGS_FILE: json.dumps(START).encode()})
+    b = Bench(fs)
+    b.press("DRAW")                                   # an action
+    replied = []
+    keep = b.app.write
+
+    def write(text):
+        reply = json.loads(text)
+        if reply.get("screen") == "card":             # the card revealed over USB ...
+            app, _, _ = boot(bytes(fs.chip.data))     # ... is on flash already
+            assert app.controller.resume_state() == b.c.resume_state()
+            replied.append(reply)
+        keep(text)
+    b.app.write = write
+    b.app.line("press DRAW")
+    b.app.line("show")
+    for _ in range(5):
+        b.step(20)
+    assert replied and replied[-1]["draws"] == 1
+    assert protocol.MAX_QUEUE >= 2

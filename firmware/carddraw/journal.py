@@ -14,7 +14,8 @@
 # metadata block then holds its making and SLOTS entries without filling up (a full block is
 # compacted: an erase), so a folder is used up after SLOTS entries and the next one is made
 # ready while the current one still has slots. A used-up folder goes once everything in it is
-# kept elsewhere and a newer entry exists.
+# kept elsewhere and a newer entry exists (renamed .tmp first, then emptied: a folder .tmp,
+# half made or half removed, is removed at boot).
 #
 # An entry: a header line {"j": entry number, "q": seq of its first record, "n": how many
 # records, "p": the play's hint (play.Play.hint), "s": settings changed (only if some did)},
@@ -170,7 +171,9 @@ class Journal:
         mine = [e for e in self.entries if e[1] == n]
         if not all(kept(e) for e in mine):
             return False
-        self._remove_folder(PREFIX + "%06d" % n)
+        name = PREFIX + "%06d" % n
+        self.fs.rename(self.root + name, self.root + name + ".tmp")  # gone at once, as a
+        self._remove_folder(name + ".tmp")  # whole: a cut here leaves a .tmp, removed at boot
         self.folders.pop(0)
         self.entries = [e for e in self.entries if e[1] != n]
         return True
