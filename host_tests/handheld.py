@@ -24,9 +24,11 @@ def dev(*colours, **settings):
 
 
 def keys(c, seq, t=0):
-    """Press space-separated keys at time t: R H D S, or lR lH lD lS for long presses."""
+    """Press space-separated keys at time t: R H D S, or lR lH lD lS for long presses; after
+    each, what waits for the flash settles, as the app does once it persisted (a code try)."""
     for tok in seq.split():
         (c.long if tok[0] == "l" else c.press)(NAME[tok[-1]], t)
+        c.settle()
     return c.view()
 
 

@@ -372,7 +372,7 @@ def test_success_then_chain_a_new_action_R17():
     assert v.lines[5].startswith(">Chain")
     c.take_log()
     v = keys(c, "D")
-    assert v.screen == "setup" and v.lines[0] == "Chain set-up"   # finishing skipped
+    assert v.screen == "setup" and v.lines[0].startswith("Chain set-up")  # finishing skipped
     assert c.action is None and c.resume_state() is None
     assert events(c.take_log()) == ["chain"]
     keys(c, "D")
@@ -628,7 +628,7 @@ def test_lock_code_change():
     ver = c.settings_version
     v = keys(c, "lD")
     assert v.screen == "message" and lockcode.matches(c.settings["lock"], "DSDS")
-    assert c.settings_version == ver + 1
+    assert c.settings_version > ver and c.settings["recovery"]   # and a recovery code
     log = c.take_log()
     assert log == [{"ev": "settings", "ms": 0, "lock": "changed"}]   # never the code
     keys(c, "D S")
@@ -926,7 +926,7 @@ TRANSIENT = ("options", "task", "confirm", "lock", "refmenu", "adjust", "newcode
 @given(st.lists(EVENT, max_size=80), st.integers(0, 2 ** 32 - 1), SETUP)
 def test_fuzz_controller_invariants(events, seed, setup):
     """Any presses, long presses, ticks, referee visits and power cuts: no crash, every view
-    fits, the log is JSON, the settings' version bumps exactly when they change, and a power
+    fits, the log is JSON, the settings' version bumps whenever they change, and a power
     cut (the log's records of the action played again, with the hint) comes back to the same
     place, card, undo and all."""
     rng = random.Random(seed)
@@ -959,7 +959,9 @@ def test_fuzz_controller_invariants(events, seed, setup):
         for rec in c.take_log():
             assert rec["ev"] != "error", rec
             log.append(json.loads(json.dumps(rec)))
-        assert (c.settings != sd) == (c.settings_version != sv)
+        # the version moves with every change (a code try raises the count before it is
+        # compared, and a right code brings it back: moved, with nothing left changed)
+        assert c.settings == sd or c.settings_version != sv
         sv, sd = c.settings_version, dict(c.settings)
         if c.action is not None:
             assert min(c.action.deck.counts()) >= 0

@@ -25,6 +25,12 @@ import hardening_board  # noqa: E402
 NAME = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
 
 
+def attempt(c, code):
+    """A try as the lock screen makes it: counted (begin), then, once that is on flash,
+    compared (judge) -> None if it opened the lock, else what the player is told."""
+    return lockcode.begin(c, code) or lockcode.judge(c, code)
+
+
 def dev(**settings):
     return Controller(settings=dict(config.defaults(), **settings), rng=random.Random(1))
 
@@ -91,7 +97,7 @@ def test_nothing_is_accepted_during_the_lockout_not_even_the_right_code():
     assert v.screen == "lock" and "Wait 30 s" in v.lines and "* *" in text(c)
     v = keys(c, "R H", 1000)                              # the right code, too early
     assert v.screen == "message" and "Locked: wait 30 s" in text(c)   # 29.002 s left
-    assert lockcode.attempt(c, "RHRH") == "Locked: wait 30 s"   # refused unchecked
+    assert attempt(c, "RHRH") == "Locked: wait 30 s"   # refused unchecked
     assert [r["result"] for r in lock_records(c)] == ["refused", "refused"]
     assert c.settings["lock_fails"] == 3
     v = keys(c, code_keys("RHRH"), 30002)                 # the wait is over: it opens
@@ -199,13 +205,13 @@ def test_a_new_code_must_be_4_to_8_presses():
     assert c.view().screen == "newcode"
     keys(c, "S S S S S S S S S")                           # a 9th press is not taken
     assert c.shown.code == "SSSSSSSS"
-    assert lockcode.keep(c, "RHX1") is not None and lockcode.keep(c, "RHR") is not None
+    assert lockcode.keep(c, "RHX1")[0] is not None and lockcode.keep(c, "RHR")[0] is not None
     assert lockcode.matches(c.settings["lock"], "RHRH")
 
 
 def test_the_code_is_kept_as_a_salted_hash_never_in_plain_text():
     c = dev()
-    assert lockcode.keep(c, "SDSD") is None
+    assert lockcode.keep(c, "SDSD")[0] is None
     kept = c.settings["lock"]
     presses, salt, digest = lockcode.split(kept)
     assert presses == 4 and "SDSD" not in kept and lock_ok(kept)
@@ -252,11 +258,11 @@ def test_a_bad_entry_from_the_console_is_named_and_counts_nothing():
     c = dev()
     c.take_log()
     for entered in ("RHR", "rhrh", "RHRHRHRHR", "", "12345"):
-        said = lockcode.attempt(c, entered)
+        said = attempt(c, entered)
         assert said == "A code is 4 to 8 presses of R H D S"
     assert c.settings["lock_fails"] == 0 and c.take_log() == []
-    assert lockcode.attempt(c, "RHRH") is None
-    assert lockcode.attempt(c, "RHRHR") == "Wrong code: 2 tries before a wait"
+    assert attempt(c, "RHRH") is None
+    assert attempt(c, "RHRHR") == "Wrong code: 2 tries before a wait"
 
 
 def to_change_code(c, code="RHRH"):
@@ -295,14 +301,16 @@ from carddraw import config, lockcode
 from carddraw.controller import Controller
 from carddraw.settings import check
 c = Controller(settings=None)
+def attempt(c, code):
+    return lockcode.begin(c, code) or lockcode.judge(c, code)
 out = [lockcode.matches(config.DEFAULT_LOCK, "RHRH")]
 for t in (0, 10, 20, 30):
     c.now = t
-    out.append(lockcode.attempt(c, "SSSS"))
+    out.append(attempt(c, "SSSS"))
 out.append(lockcode.wait_ms(c))
 c.now = 30030
-out.append(lockcode.attempt(c, "RHRH"))
-out.append(lockcode.keep(c, "DDSSRRHH"))
+out.append(attempt(c, "RHRH"))
+out.append(lockcode.keep(c, "DDSSRRHH")[0])
 out.append(lockcode.matches(c.settings["lock"], "DDSSRRHH"))
 out.append(lockcode.matches(check({"lock": "SDRH"})[0]["lock"], "SDRH"))
 out.append([[r["ev"], r.get("result"), r.get("fails")] for r in c.take_log()])

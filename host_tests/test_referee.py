@@ -100,7 +100,7 @@ def test_the_lock_opens_only_with_the_code_and_never_logs_it():
     keys(c, "D lS R H R H")
     assert c.view().screen == "refmenu"
     c.take_log()
-    assert lockcode.keep(c, "DDSS") is None
+    assert lockcode.keep(c, "DDSS")[0] is None
     assert "DDSS" not in c.settings["lock"] and c.take_log()[-1] == {
         "ev": "settings", "ms": 0, "lock": "changed"}
     assert not lockcode.matches(c.settings["lock"], "RHRH")

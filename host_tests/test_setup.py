@@ -263,6 +263,7 @@ def device():
 def keys(c, seq):
     for k in seq.split():
         (c.long if k[0] == "l" else c.press)(K[k[-1]], 0)
+        c.settle()
     return c.view()
 c = device()
 seen = [list(keys(c, "S").lines), c.view().screen]

@@ -179,6 +179,8 @@ class App:
         if events or ran:
             self.busy = now
         self.persist()
+        self.controller.settle()  # what waited for the flash (a code try, now counted)
+        self.persist()
         self.output(now, bool(events or ran))
         if self.protocol is not None:
             self.protocol.send(self)

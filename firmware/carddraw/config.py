@@ -92,7 +92,8 @@ DEFAULT_LOCK = ("4$0000000000000000$"
 
 def defaults():
     """A fresh settings dict."""
-    d = {"skill": DEFAULT_SKILL, "lock": DEFAULT_LOCK, "lock_fails": 0}  # wrong tries
+    d = {"skill": DEFAULT_SKILL, "lock": DEFAULT_LOCK, "lock_fails": 0,  # wrong tries
+         "recovery": "", "recovery_fails": 0}  # the recovery code (lockcode.py), hashed
     for name in NUMBERS:
         d[name] = NUMBERS[name][0]
     for name in FLAGS:

@@ -76,6 +76,8 @@ class Controller:
         self.chained = False       # R17: the next action is chained
         wait = lockcode.wait_for(self.settings["lock_fails"])
         self.lock_until = now_ms + wait if wait else None  # a wait due at boot runs from it
+        wait = lockcode.wait_for(self.settings["recovery_fails"])
+        self.recovery_until = now_ms + wait if wait else None
         self.idle = now_ms         # the last press: the referee screens close IDLE_MS after
         self.shown = Setup(self)   # the screen on show
         self._log = []
@@ -99,6 +101,7 @@ class Controller:
 
     def tick(self, now_ms):
         self.now = now_ms
+        self.settle()
         shown = self.shown
         try:
             if shown.locked and now_ms - self.idle > IDLE_MS:
@@ -237,6 +240,15 @@ class Controller:
             shown["complications"] = action.complications
             shown["draws"] = action.draws
         return shown
+
+    def settle(self):
+        """What waited for the pass's changes to be on flash: the app calls this after its
+        persist (a code try counted, now compared); tick() calls it too."""
+        shown = self.shown
+        try:
+            shown.settle()
+        except Exception as e:
+            self._failsafe(e, shown)
 
     # -- events -------------------------------------------------------------------------------
     def _event(self, button, long, now):

@@ -1,6 +1,6 @@
 # The referee code: the one place that checks one, counts wrong tries and keeps a new one.
-# Pure: no machine, time or os (the salt's randomness comes through rng.Rng). The lock screen
-# (referee.py) and the USB console's `unlock CODE` (protocol.py) both call attempt().
+# Pure: no machine, time or os (randomness comes through rng.Rng). The lock screen
+# (referee.py) and the USB console's `unlock CODE` (protocol.py) both use it.
 #
 # A code is 4 to 8 presses of RANK, HELP, DRAW, STOP, written by initial ("RHRH", the default).
 # Settings keep only "N$salt$hash": N the presses, salt 16 hex digits, hash the sha256 of
@@ -8,22 +8,33 @@
 # sight of anyone who reads the file; it cannot stop an offline search of a copied file (only
 # 87,296 codes exist), which is why the REPL is closed in normal use.
 #
+# A try is counted before it is compared: begin() raises the wrong-try count, the app puts it
+# on flash, and only then judge() compares the code (and a right one brings the count back to
+# 0, on flash before the referee menu shows). A reset or a power cut at any moment of a try
+# leaves it counted.
+#
 # Wrong tries: the first 3 are free, then each wrong try starts a wait of 30 s, doubling with
 # every further wrong try, at most 8 h (from the 13th on). While a wait runs no code is
 # checked, not even the right one: a try is refused. Every wrong and refused try is logged
 # ({"ev": "lock", "result": ..., "fails": N}, never the code). The count is a setting
-# ("lock_fails"), saved with the settings, so a power cut keeps it. The Pico has no clock
-# across a power cut: after a boot with a wait due (3 or more wrong tries counted), the wait
-# starts again in full from the boot. The right code, accepted, resets the count.
+# ("lock_fails"), so a power cut keeps it. The Pico has no clock across a power cut: after a
+# boot with a wait due, the wait starts again in full from the boot.
+#
+# The recovery code: 12 presses, made at random when a referee keeps a new code, shown once
+# and kept only hashed ("recovery"). It opens the lock during a wait (a forgetful referee, or
+# a player who pressed wrong codes on purpose to lock the referee out), with its count
+# ("recovery_fails") and waits of its own, the same schedule: 16.7 million codes.
 from hashlib import sha256
 
 from carddraw import settings as known
+from carddraw.rng import Rng
 
 FREE_TRIES = 3                   # wrong tries before the first wait
 FIRST_WAIT_MS = 30000            # the wait after the 3rd wrong try; doubled for each after it
 MAX_WAIT_MS = 8 * 3600 * 1000    # the longest wait, 8 h
 BAD_CODE = "A code is 4 to 8 presses of R H D S"
-
+RECOVERY = 12                    # presses in the recovery code
+KINDS = {"lock": ("lock_fails", "lock_until"), "recovery": ("recovery_fails", "recovery_until")}
 
 hashed = known.hashed  # the code as settings keep it, "N$salt$hash" (settings.lock_ok)
 
@@ -36,7 +47,7 @@ def split(lock):
 
 def matches(lock, entered):
     """Whether `entered` is the code kept as `lock`."""
-    return split(lock)[0] == len(entered) and hashed(entered, split(lock)[1]) == lock
+    return bool(lock) and split(lock)[0] == len(entered) and hashed(entered, split(lock)[1]) == lock
 
 
 def presses(ctl):
@@ -56,13 +67,15 @@ def wait_for(fails):
     return min(FIRST_WAIT_MS << (fails - FREE_TRIES), MAX_WAIT_MS)
 
 
-def wait_ms(ctl):
-    """Milliseconds left of the wait, 0 when none. ctl.lock_until is when it ends, in the
-    controller's clock (a wait due at boot, 3 or more wrong tries counted, runs from the boot:
-    the Pico has no clock across a power cut)."""
-    if ctl.lock_until is None or not wait_for(ctl.settings["lock_fails"]):
+def wait_ms(ctl, kind="lock"):
+    """Milliseconds left of the code's (or the recovery code's) wait, 0 when none: the end is
+    ctl.lock_until (ctl.recovery_until), in the controller's clock, None with no wait; a wait
+    due at boot runs from the boot (the Pico has no clock across a power cut)."""
+    count, until = KINDS[kind]
+    end = getattr(ctl, until)
+    if end is None or not wait_for(ctl.settings[count]):
         return 0
-    return max(0, ctl.lock_until - ctl.now)
+    return max(0, end - ctl.now)
 
 
 def wait_text(ms):
@@ -76,43 +89,72 @@ def wait_text(ms):
     return "%d h %d min" % (m // 60, m % 60)
 
 
-def attempt(ctl, entered):
-    """None when `entered` opens the lock, else what to tell the player."""
-    left = wait_ms(ctl)
-    fails = ctl.settings["lock_fails"]
+def recovering(ctl):
+    """Whether presses now make the recovery code: a wait runs and there is one."""
+    return bool(wait_ms(ctl)) and bool(ctl.settings["recovery"])
+
+
+def begin(ctl, entered):
+    """A try, counted before it is compared (see above). -> None: judge() it once the count
+    is on flash; else what to tell the player (a try refused during a wait, or no code)."""
+    kind = "recovery" if len(entered) == RECOVERY and recovering(ctl) else "lock"
+    count = KINDS[kind][0]
+    left = wait_ms(ctl, kind)
     if left:
-        ctl.record("lock", result="refused", fails=fails)
+        ctl.record("lock", result="refused", fails=ctl.settings[count])
         return "Locked: wait " + wait_text(left)
-    if not known.code_ok(entered):
+    if kind == "lock" and not known.code_ok(entered):
         return BAD_CODE  # could never open it: not a try, nothing changes
-    if matches(ctl.settings["lock"], entered):
-        ctl.change("lock_fails", 0)
-        ctl.lock_until = None
+    ctl.change(count, min(ctl.settings[count] + 1, known.LOCK_FAILS_MAX))
+    return None
+
+
+def judge(ctl, entered):
+    """The try begin() counted, compared. -> None when it opens the lock (its count back to
+    0: the app has it on flash before anything shows), else what to tell the player."""
+    kind = "recovery" if len(entered) == RECOVERY and recovering(ctl) else "lock"
+    count, until = KINDS[kind]
+    fails = ctl.settings[count]
+    if matches(ctl.settings[kind], entered):
+        ctl.change(count, 0)
+        setattr(ctl, until, None)
+        if kind == "recovery":  # the referee is in: the code's own wait ends too
+            ctl.change("lock_fails", 0)
+            ctl.lock_until = None
         return None
-    fails = min(fails + 1, known.LOCK_FAILS_MAX)
-    ctl.change("lock_fails", fails)
-    ctl.lock_until = ctl.now + wait_for(fails)
+    setattr(ctl, until, ctl.now + wait_for(fails))
     ctl.record("lock", result="wrong", fails=fails)
-    left = wait_ms(ctl)
+    left = wait_ms(ctl, kind)
     if left:
         return "Wrong code. Locked: wait " + wait_text(left)
     tries = FREE_TRIES - fails
     return "Wrong code: %d %s before a wait" % (tries, "try" if tries == 1 else "tries")
 
 
-def new_salt(ctl):
-    """16 hex digits: hardware randomness (rng.Rng with no seed), the clock and the old code."""
-    from carddraw.rng import Rng
-    r = Rng()
-    mix = "%d %d %d %s" % (r.randrange(1 << 15), r.randrange(1 << 15), ctl.now,
-                           ctl.settings["lock"])
-    return "%02x" * 8 % tuple(sha256(mix.encode()).digest()[:8])
+def random_keys(rng, n):
+    return "".join(known.LOCK_KEYS[rng.randrange(4)] for _ in range(n))
 
 
 def keep(ctl, entered):
-    """Keep `entered` as the new code. -> None, or what was wrong with it (nothing changes)."""
+    """Keep `entered` as the new code, and a new recovery code. -> (None, the recovery code
+    to show once), or (what was wrong with it, None): then nothing changes."""
     if not known.code_ok(entered):
-        return BAD_CODE
-    ctl.change("lock", hashed(entered, new_salt(ctl)))
+        return BAD_CODE, None
+    r = Rng()  # hardware entropy, never the bench's seeded generator
+    ctl.change("lock", hashed(entered, salt(r)))
+    recovery = random_keys(r, RECOVERY)
+    ctl.change("recovery", hashed(recovery, salt(r)))
+    ctl.change("recovery_fails", 0)
     ctl.record("settings", lock="changed")  # never the code itself: players read logs
-    return None
+    return None, recovery
+
+
+def salt(r):
+    """16 hex digits of hardware randomness."""
+    mix = "%d %d" % (r.randrange(0x3FFFFFFF), r.randrange(0x3FFFFFFF))
+    return "%02x" * 8 % tuple(sha256(mix.encode()).digest()[:8])
+
+
+def default(ctl):
+    """Whether the device is still on the default code, R H R H: anyone can open it."""
+    return matches(ctl.settings["lock"], "RHRH")

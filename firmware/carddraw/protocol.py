@@ -34,9 +34,12 @@ answers with the controller's view: what comes back when the test ends.
 Bench mode: what chooses or reveals a card, can fake one, or lets history go (GATED: `seed`,
 `test draws`, `test led`, `log ack`, `maint`) answers {"error": "... needs bench mode: unlock
 CODE first"} and changes nothing until
-  unlock CODE       the referee code as letters R H D S (4 to 8), checked by lockcode.attempt,
-                    the lock screen's own check: a wrong try counts toward the same wait
-                    -> {"ok": "unlock", "minutes": 10}
+  unlock CODE       the referee code as letters R H D S (4 to 8; during a wait, the 12-letter
+                    recovery code), counted by lockcode.begin in its pass and compared by
+                    lockcode.judge in the next, once the count is on flash (the lock
+                    screen's own check: a wrong try counts toward the same wait; the lines
+                    after it wait meanwhile) -> {"ok": "unlock", "minutes": 10} (and a
+                    "warning" while the code is still the default R H R H)
   lock              bench mode ends -> {"ok": "lock"}
   maint             (bench mode) a maintenance boot: writes the one-shot flag MAINT_FLAG,
                     says so on screen, logs it -> {"ok": "maint", "usb": "open"}, then, once
@@ -266,14 +269,32 @@ def end_bench(app, why):
 
 def unlock(app, cmd, args, now):
     code = args[0].upper() if args else ""
-    if not code_ok(code):
+    if not (code_ok(code) or len(code) == lockcode.RECOVERY and all(c in "RHDS" for c in code)):
         return {"error": "unlock needs the referee code: 4 to 8 letters of R, H, D, S"}
-    why = lockcode.attempt(app.controller, code)  # the lock screen's check, wait and log
+    why = lockcode.begin(app.controller, code)  # the try counted: on flash before it is judged
     if why:
         return {"error": "unlock: " + why}
-    app.bench = now
-    app.controller.record("bench", mode="on")
-    return {"ok": "unlock", "minutes": BENCH_MS // 60000}
+    app.job = Unlock(code)
+    return None
+
+
+class Unlock:
+    """`unlock`'s second pass: the try, counted and on flash since the pass before, judged."""
+
+    def __init__(self, code):
+        self.code = code
+
+    def step(self, app, now):
+        c = app.controller
+        why = lockcode.judge(c, self.code)
+        if why:
+            return {"error": "unlock: " + why}
+        app.bench = now
+        c.record("bench", mode="on")
+        out = {"ok": "unlock", "minutes": BENCH_MS // 60000}
+        if lockcode.default(c):
+            out["warning"] = "the referee code is still the default R H R H: change it"
+        return out
 
 
 def lock(app, cmd, args, now):
@@ -332,7 +353,20 @@ def press(app, cmd, args, now):
     if name not in config.BUTTONS:
         return {"error": "%s needs a button: RANK, HELP, DRAW or STOP" % cmd}
     app.button(name, "long" if cmd == "long" else "short", now)
-    return {"ok": cmd, "button": name, "screen": app.controller.view().screen}
+    app.job = Pressed(cmd, name)
+    return None
+
+
+class Pressed:
+    """`press`'s answer, a pass later: the screen the press led to once everything it began
+    is done (a code try counted in its pass is judged after that pass's persist)."""
+
+    def __init__(self, cmd, name):
+        self.cmd = cmd
+        self.name = name
+
+    def step(self, app, now):
+        return {"ok": self.cmd, "button": self.name, "screen": app.controller.view().screen}
 
 
 def wait(app, cmd, args, now):

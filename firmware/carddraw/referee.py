@@ -17,6 +17,8 @@ from carddraw.texts import COLOUR_NAMES, deck_line, shown_code
 LOCK_TEXT = ["Referee lock", "Enter the code", "with R H D S:", ""]
 WAIT_TEXT = ["Referee lock", "Too many wrong", "codes: no code", "is taken until",
              "the wait ends."]  # (codes entered during the wait are refused unchecked)
+RECOVER_TEXT = ["Referee lock", "Too many wrong", "codes. Wait, or", "enter the 12-key",
+                "recovery code:"]
 
 
 class Lock(Screen):
@@ -26,28 +28,47 @@ class Lock(Screen):
     def __init__(self, ctl, back):
         super().__init__(ctl)
         self.back = back
-        self.code = ""  # the presses entered so far
+        self.code = ""       # the presses entered so far
+        self.checking = None  # a try counted, to compare once the count is on flash
 
     def press(self, button):
-        """A press of the code; once there are as many as the code has, lockcode judges them
-        (during a wait it refuses them unchecked, and logs the try)."""
+        """A press of the code; once there are as many as the code has (the recovery
+        code's 12 during a wait, if there is one), lockcode counts the try (during a wait it
+        refuses it unchecked, and logs it) and compares it after the app persisted."""
         ctl = self.ctl
+        if self.checking is not None:
+            return
         ctl.beep("click")
         self.code += button[0]
-        if len(self.code) >= lockcode.presses(ctl):
-            said = lockcode.attempt(ctl, self.code)
-            self.code = ""
+        need = lockcode.RECOVERY if lockcode.recovering(ctl) else lockcode.presses(ctl)
+        if len(self.code) >= need:
+            code, self.code = self.code, ""
+            said = lockcode.begin(ctl, code)
             if said is None:
-                ctl.goto(RefMenu(ctl, self.back))
-            else:  # wrong, or refused unchecked during a wait
-                ctl.say("Referee lock" if said[0] == "L" else "Wrong code", said, self.back)
+                self.checking = code
+            else:
+                ctl.say("Referee lock", said, self.back)
+
+    def settle(self):
+        """The try begin() counted, now on flash: compared."""
+        if self.checking is None:
+            return
+        ctl = self.ctl
+        code, self.checking = self.checking, None
+        said = lockcode.judge(ctl, code)
+        if said is None:
+            ctl.goto(RefMenu(ctl, self.back))
+        else:  # wrong
+            ctl.say("Referee lock" if said[0] == "L" else "Wrong code", said, self.back)
 
     def lines(self):
-        left = lockcode.wait_ms(self.ctl)
+        ctl = self.ctl
+        left = lockcode.wait_ms(ctl)
+        stars = shown_code(self.code, True)
         if left:  # a countdown (the controller redraws it every second)
-            return WAIT_TEXT + [shown_code(self.code, True), "Wait " + lockcode.wait_text(left),
-                                "hold S: cancel"], None
-        return LOCK_TEXT + [shown_code(self.code, True), "", "", "hold S: cancel"], None
+            text = RECOVER_TEXT if ctl.settings["recovery"] else WAIT_TEXT
+            return text + [stars, "Wait " + lockcode.wait_text(left), "hold S: cancel"], None
+        return LOCK_TEXT + [stars, "", "", "hold S: cancel"], None
 
 
 class NewCode(Screen):
@@ -74,10 +95,11 @@ class NewCode(Screen):
         every referee screen.)"""
         ctl = self.ctl
         if button == "DRAW":
-            said = lockcode.keep(ctl, self.code)
+            said, recovery = lockcode.keep(ctl, self.code)
             self.code = ""
-            if said is None:
-                ctl.say("Code saved", "The new referee code is saved.",
+            if said is None:  # the recovery code, shown this once: write it down
+                ctl.say("Code saved", "Recovery code, for a wait after wrong codes: %s %s %s"
+                        % (recovery[:4], recovery[4:8], recovery[8:]),
                         RefMenu(ctl, self.back), "click")
             else:
                 ctl.say("Not saved", said + ".")

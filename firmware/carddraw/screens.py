@@ -7,7 +7,7 @@
 # the message, and the set-up side (set-up, the difficulty picker, the options). The action's
 # screens are in playscreens.py, the referee's in referee.py. README's screens table is the
 # specification of every screen and its buttons.
-from carddraw import config, settings as known
+from carddraw import config, lockcode, settings as known
 from carddraw.config import COLS, ROWS, SKILLS
 from carddraw.deck import COLOURS
 from carddraw.texts import deck_line, skill_name, wrap
@@ -42,6 +42,9 @@ class Screen:
 
     def covered(self):
         """The referee lock opened over this screen, which it returns to later."""
+
+    def settle(self):
+        """What must wait until the pass's changes are on flash (the lock's compare)."""
 
 
 class Menu(Screen):
@@ -198,6 +201,9 @@ class Setup(Screen):
     def lines(self):
         ctl = self.ctl
         settings = ctl.settings
+        head = "Chain set-up" if ctl.chained else "Set-up"
+        if lockcode.default(ctl):  # anyone can open the lock: change the code first
+            head += " !" if ctl.chained else " !code"
         title = skill_name(settings["skill"])
         if settings["referee"]:
             title += " REF"
@@ -205,7 +211,7 @@ class Setup(Screen):
             title += " T%d" % settings["interval"]
         counts, chance = ctl.planned()
         needed = settings["needed"]
-        return ["Chain set-up" if ctl.chained else "Set-up", title,
+        return [head, title,
                 "Ranks %d  Help %d" % (settings["ranks"], settings["helpers"]),
                 team_line(settings), task_line(settings), deck_line(counts),
                 ("Need %d " % needed if needed > 1 else "Chance  ") + "%6s" % chance,

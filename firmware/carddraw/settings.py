@@ -41,11 +41,11 @@ def code_ok(code):
             and all(key in LOCK_KEYS for key in code))
 
 
-def lock_ok(lock):
+def lock_ok(lock, presses=("4", "5", "6", "7", "8")):
     """Whether `lock` is a referee code as settings keep it: "N$salt$hash" (lockcode.py),
     N the presses, the salt 16 and the sha256 64 lowercase hex digits. Never the code."""
     parts = lock.split("$") if isinstance(lock, str) else ()
-    return (len(parts) == 3 and len(parts[0]) == 1 and parts[0] in "45678"
+    return (len(parts) == 3 and parts[0] in presses
             and len(parts[1]) == 16 and len(parts[2]) == 64
             and all(c in _HEX for c in parts[1] + parts[2]))
 
@@ -69,8 +69,10 @@ def valid(name, value, default):
         return isinstance(value, str) and value in config.SKILLS  # R24
     if name == "lock":
         return lock_ok(value) or code_ok(value)  # a code in plain text: check() hashes it
-    if name == "lock_fails":
+    if name == "lock_fails" or name == "recovery_fails":
         return type(value) is int and 0 <= value <= LOCK_FAILS_MAX
+    if name == "recovery":  # "" (none yet) or the 12-press recovery code kept (lockcode.py)
+        return value == "" or lock_ok(value, ("12",))
     return type(value) is type(default)  # a setting added later: at least its type must match
 
 

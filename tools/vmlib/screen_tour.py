@@ -26,6 +26,7 @@ def tour(canvas, snap, battery):
                 c.long(KEY[tok[1]], clock[0])
             else:
                 c.press(KEY[tok], clock[0])
+            c.settle()  # as the app does once it persisted (a code try is then compared)
             show()
 
     def tick(ms):
