@@ -111,8 +111,9 @@ class Journal:
         return (head["j"], n, head, records), 0
 
     def hint(self):
-        """The newest entry's play hint ("" with none)."""
-        return self.entries[-1][2].get("p", "") if self.entries else ""
+        """The newest entry's play hint ("" with none, or one that is not a string)."""
+        p = self.entries[-1][2].get("p", "") if self.entries else ""
+        return p if isinstance(p, str) else ""
 
     # -- a pass: one entry -----------------------------------------------------------------------
     def write(self, seq, hint, settings, records):
