@@ -183,9 +183,13 @@ class Journal:
         mine = [e for e in self.entries if e[1] == n]
         if not all(kept(e) for e in mine):
             return False
-        self._remove_folder(PREFIX + "%06d" % n)
+        # renamed first, in one commit: a cut while its slots go leaves a .tmp folder (removed
+        # at boot), never a folder that reads as damaged, its first slots missing
+        name = self.root + PREFIX + "%06d" % n
+        self.fs.rename(name, name + ".tmp")
         self.folders.pop(0)
         self.entries = [e for e in self.entries if e[1] != n]
+        self._remove_folder(PREFIX + "%06d.tmp" % n)
         return True
 
     def _remove_folder(self, name):
