@@ -423,13 +423,23 @@ class Store:
 
     def _write(self, name, obj):
         """A small file written whole: littlefs commits its new contents at close, atomically
-        (the old file or the new, never neither)."""
+        (the old file or the new, never neither). A new file is written as name.tmp and
+        renamed: littlefs commits a file's creation at open, so a cut before the close would
+        leave it empty (damage at the next boot)."""
+        path = self.root + name
         try:
-            f = self.fs.open(self.root + name, "wb")
+            try:
+                self.fs.stat(path)
+                tmp = path
+            except OSError:
+                tmp = path + ".tmp"  # removed at boot if a cut leaves it (_open)
+            f = self.fs.open(tmp, "wb")
             try:
                 f.write(json.dumps(obj, separators=_SEP).encode())
             finally:
                 f.close()
+            if tmp != path:
+                self.fs.rename(tmp, path)
             return True
         except OSError as e:
             self.flash_error(e)
