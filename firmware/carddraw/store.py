@@ -70,6 +70,7 @@ class Store:
         self._seq = 1          # the next record's seq
         self._settings = None  # the settings as flash holds them (settings.json + journal)
         self._settings_j = 0   # the journal entry settings.json holds the settings of
+        self._damage = None, []  # settings.json: why it is unreadable, its bad fields
         self._hint = ""        # the play's hint as flash holds it
         self._same = None      # the last record without "ms": repeats of it are only counted
         self._repeats = 0
@@ -81,30 +82,33 @@ class Store:
     # -- boot -----------------------------------------------------------------------------------
     def load_settings(self):
         """-> (settings dict with every key of config.defaults(), notice or None): the file,
-        then the changes the journal holds after it."""
+        then the changes the journal holds after it (_open). Damage is reported only once
+        they are known: a report is a commit, which may bring settings.json up to date."""
+        if self._open():
+            s = dict(self._settings)
+            why, bad = self._damage
+        else:  # a flash error: the file alone
+            s, _, why, bad = self._file_settings()
+        self._damage = None, []
+        notice = None
+        if bad:
+            notice = self.report(config.SETTINGS_FILE, "bad " + ",".join(bad), "settings fixed")
+        elif why is not None and why != MISSING:  # a fresh device has none
+            notice = self.report(config.SETTINGS_FILE, why, "settings reset")
+        if notice and self._settings is not None:
+            self._write_settings()  # repaired on flash, so the notice comes once
+        return s, notice
+
+    def _file_settings(self):
+        """settings.json read and checked -> (settings, the journal entry whose settings it
+        holds, why it is unreadable or None, its bad fields)."""
         data, why = self.read_json(config.SETTINGS_FILE, SETTINGS_MAX)
         if why is None and not isinstance(data, dict):
             why = "not an object"
-        notice = None
-        if why is None:
-            self._settings_j = data.get("j") if type(data.get("j")) is int else 0
-            s, bad = known.check(data)  # the controller uses the same check
-            if bad:
-                notice = self.report(config.SETTINGS_FILE, "bad " + ",".join(bad),
-                                     "settings fixed")
-        else:
-            s = config.defaults()
-            if why != MISSING:  # a fresh device has none
-                notice = self.report(config.SETTINGS_FILE, why, "settings reset")
-        if self._open():
-            for entry in self.journal.entries:
-                if entry[0] > self._settings_j and isinstance(entry[2].get("s"), dict):
-                    s.update(entry[2]["s"])
-            s = known.check(s)[0]
-        self._settings = dict(s)
-        if notice:
-            self._write_settings()  # repaired on flash, so the notice comes once
-        return s, notice
+        if why is not None:
+            return config.defaults(), 0, why, []
+        s, bad = known.check(data)  # the controller uses the same check
+        return s, data.get("j") if type(data.get("j")) is int else 0, None, bad
 
     def save_settings(self, settings):
         """The settings written whole to settings.json now (a bench or a test preparing a
@@ -112,6 +116,7 @@ class Store:
         self._open()
         self._settings = dict(settings)
         self._settings_j = self.journal.next - 1  # newer than every change the journal holds
+        self._damage = None, []
         return self._write_settings()
 
     def open_action(self):
@@ -338,9 +343,14 @@ class Store:
             self._seq = max(self._seq, head["q"] + head["n"])
         if self.journal.entries:
             self._hint = self.journal.hint()
-        if self._settings is None:
-            self._settings = config.defaults()
-        if bad:
+        if self._settings is None:  # what flash holds: settings.json, the journal's changes
+            s, self._settings_j, why, bad_fields = self._file_settings()
+            self._damage = why, bad_fields  # for load_settings to report
+            for entry in self.journal.entries:
+                if entry[0] > self._settings_j and isinstance(entry[2].get("s"), dict):
+                    s.update(entry[2]["s"])
+            self._settings = known.check(s)[0]
+        if bad:  # a commit: the settings are known by now
             self.report(config.LOG_FILE, "%d bad lines" % bad, "log damaged")
         return True
 
