@@ -396,12 +396,22 @@ class Store:
         return sum(200 * (e[2]["n"] - skip) for e, skip in self._waiting())
 
     def _move_records(self):
-        """Every record waiting in the journal into the log's segments, in one append."""
+        """Every record waiting in the journal into the log's segments, in one append. The
+        log's seqs are the journal's, so none is written twice: the seqs of an entry lost to
+        damage are each filled with {"ev": "lost"} (the chain holds, and says so), or left out
+        if there are more than LOG_QUEUE of them."""
         waiting = self._waiting()
-        records = []
+        if not waiting:
+            return False
+        first = waiting[0][0][2]["q"] + waiting[0][1]
+        lost = first - self.logfile.seq - 1
+        records = [{"ev": "lost"}] * lost if 0 < lost <= config.LOG_QUEUE else []
+        first -= len(records)
         for entry, skip in waiting:
+            if entry[2]["q"] + skip != first + len(records):
+                break  # records lost before this entry too: the next move
             records += entry[3][skip:]
-        if not records or not self.logfile.append(records):
+        if not records or not self.logfile.append(records, first):
             return False
         for entry, _ in waiting:  # the log holds them now: RAM lets them go
             if entry[2]["q"] + entry[2]["n"] - 1 <= self.logfile.seq:
