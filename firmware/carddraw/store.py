@@ -138,9 +138,9 @@ class Store:
         on flash (or nothing changed), False on a flash error (tried again next pass)."""
         opened = self._open()
         records = self._retry + self._merged(records)
-        self._retry = records[-config.LOG_QUEUE:]  # until they are on flash (at most these)
+        self._retry = records  # until they are on flash
         if not opened:
-            return False
+            return self._refused()
         hint = self._hint if hint is None else hint
         changed = {}
         if settings is not None:
@@ -155,12 +155,21 @@ class Store:
             self.journal.write(self._seq, hint, changed, records)
         except OSError as e:
             self.flash_error(e)
-            return False
+            return self._refused()
         self._seq += len(records)
         self._settings.update(changed)
         self._hint = hint
         self._retry = []
         return True
+
+    def _refused(self):
+        """The flash refused a pass: its records wait for the next, at most LOG_QUEUE of them,
+        the first (an action's start among them): the rest are counted, logged as
+        {"ev": "dropped", "n": N} with the next record once there is room. -> False."""
+        for r in self._retry[config.LOG_QUEUE:]:
+            self._dropped += r["n"] if r.get("ev") == "dropped" else 1
+        del self._retry[config.LOG_QUEUE:]
+        return False
 
     def waiting(self):
         """Records a refusing flash still holds back (commit tries them again)."""
