@@ -2,7 +2,7 @@
 chip in RAM) with a test's conveniences, and one thing littlefs cannot show by itself.
 
 - FakeFlash(files) is a fresh chip holding those files ({path: bytes}, folders made as
-  needed); `flash` is a dict of every file on it now, folders' files as "folder/name" (a copy:
+  needed), of `blocks` blocks (the board's 352 unless given); `flash` is a dict of every file on it now, folders' files as "folder/name" (a copy:
   to change a file, write_file or remove it on the fs itself).
 - cut_at=N cuts the power at the N-th program or erase of the chip (littleflash's torn modes
   too): PowerCut (a BaseException, so no `except Exception` in the code under test swallows it)
@@ -17,8 +17,9 @@ from littleflash import LittleFlash, PowerCut  # noqa: F401 -- tests import Powe
 
 
 class FakeFlash(LittleFlash):
-    def __init__(self, files=None, cut_at=None, torn="before", image=None, mtime=True):
-        super().__init__(image, mtime=mtime)
+    def __init__(self, files=None, cut_at=None, torn="before", image=None, mtime=True,
+                 blocks=None):
+        super().__init__(image, mtime=mtime, **({"blocks": blocks} if blocks else {}))
         self.failing = False
         for path, data in sorted((files or {}).items()):
             self.write_file(path, data)

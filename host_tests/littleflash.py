@@ -5,6 +5,8 @@ littlefs-python) on a flash chip in RAM that counts its operations and can lose 
   lookahead 32, block_cycles 100, cache 1024 (CONFIG). `LittleFlash()` formats a blank chip;
   `LittleFlash(image)` / `LittleFlash.from_image(image)` mounts a copy of an image (an image
   that does not mount raises OSError; the board's _boot.py would format it instead).
+  `LittleFlash(blocks=N)` is a smaller chip (a full filesystem in a test: ENOSPC); an image
+  keeps its own size.
 - The interface is the firmware's (store.OsFs) with MicroPython's VfsLfs2 semantics: open
   modes r/w/a/x (+ "b", "+") as MicroPython maps them to littlefs ("w" creates or truncates,
   "a" creates if missing, "r" of a missing file is ENOENT); rename (atomic, replaces the
@@ -99,9 +101,10 @@ def _apply(data, op, torn=False):
 
 
 class Flash:
-    def __init__(self, image=None):
-        self.data = bytearray(image) if image is not None else bytearray(b"\xff" * BLOCK * BLOCKS)
-        assert len(self.data) == BLOCK * BLOCKS
+    def __init__(self, image=None, blocks=BLOCKS):
+        self.data = bytearray(image) if image is not None else bytearray(b"\xff" * BLOCK * blocks)
+        assert len(self.data) % BLOCK == 0 and len(self.data) >= 2 * BLOCK
+        self.blocks = len(self.data) // BLOCK
         self.dead = False
         self.refused = 0      # progs and erases tried after the cut
         self.log = None       # a list: every operation is appended as (kind, block, off, size)
@@ -240,11 +243,11 @@ def _path(path):
 
 
 class LittleFlash:
-    def __init__(self, image=None, cut_at=None, torn="before", mtime=True):
-        self.chip = Flash(image)
+    def __init__(self, image=None, cut_at=None, torn="before", mtime=True, blocks=BLOCKS):
+        self.chip = Flash(image, blocks)
         self.mtime = mtime
         self._chip = _Chip(self.chip)
-        self._cfg = lfs.LFSConfig(self._chip, **CONFIG)
+        self._cfg = lfs.LFSConfig(self._chip, **dict(CONFIG, block_count=self.chip.blocks))
         self._fs = lfs.LFSFilesystem()
         self._files = set()  # littlefs links open files into a list: keep them alive
         if image is None:

@@ -1,12 +1,15 @@
-"""Hardening, part 3: bad input. Every kind of damaged settings file, resume state and log
-booting the whole App (not just the Store); bad bench-protocol lines through App.line and
-app.Console; button chatter, several buttons at once and a button held through boot through
-board.Buttons and App in the MicroPython VM.
+"""Bad input: every kind of damaged settings file, open action and log booting the whole
+App (not just the Store); bad bench-protocol lines through App.line and app.Console; button
+chatter, several buttons at once and a button held through boot through board.Buttons and
+App in the MicroPython VM.
 
-What must hold for a damaged file: the App boots without an exception; the damage gives a
-clear notice (on the screen's bottom line, at most 16 characters, and a "damage" record in
-the log) or is ignored harmlessly; nothing else is lost (the other files' contents are used
-and kept); the device goes on working; a repaired file does not nag at the next boot.
+The action in play is the log's: after a power cut the app plays its records again (the
+journal's hint says what no record does). What must hold for damaged input: the App boots
+without an exception; the damage gives a clear notice (on the screen's bottom line, at most
+16 characters, and a "damage" record in the log), or an action that cannot be played again
+is closed as lost and said so ("Not resumed"), or it is ignored harmlessly; nothing else is
+lost (the other files' contents are used and kept); the device goes on working; a repaired
+file does not nag at the next boot.
 """
 import json
 import os
@@ -18,11 +21,11 @@ import pytest
 from conftest import ROOT, run_in_vm
 from carddraw import config, saved, settings as known
 from carddraw.app import App
-from carddraw.protocol import Console, MAX_LINE
+from carddraw.protocol import Console, MAX_LINE, MAX_QUEUE
 from carddraw.controller import Controller
 from carddraw.settings import check
-from carddraw.logline import SEGMENT
-from carddraw.store import Store, older
+from carddraw.logline import SEGMENT, older
+from carddraw.store import KEPT, Store
 from fakeflash import FakeFlash
 from test_controller_fuzz import figure
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -35,6 +38,7 @@ SIM = os.path.join(ROOT, "tools", "sim")
 VMLIB = os.path.join(ROOT, "host_tests", "vmlib")
 SETTINGS, ACTION, LOG, LOG1 = (config.SETTINGS_FILE, config.ACTION_FILE, config.LOG_FILE,
                                older(config.LOG_FILE))
+SEG1 = SEGMENT % 1
 CASES = {}  # kind -> cases tried, for the figures
 
 
@@ -50,38 +54,58 @@ GOOD_SETTINGS = dict(config.defaults(), ranks=4, helpers=2, skill="repair",
 
 
 def good_action():
-    """A resume state with a card pending and an undo: the richest there is."""
+    """An action with a card pending and an undo (the richest resume state there is): its
+    resume state, and the log's records of it (the journal's hint for it is "")."""
     c = Controller(settings=GOOD_SETTINGS, rng=random.Random(3), now_ms=0)
     c.press("DRAW", 0)
     c.press("DRAW", 0)
     rs = json.loads(json.dumps(c.resume_state()))
     assert rs["action"]["pending"] and rs["undo"] and rs["screen"] == "card"
-    return rs
+    assert c.hint() == ""
+    return rs, json.loads(json.dumps(c.take_log()))
 
 
-GOOD_ACTION = good_action()
-GOOD_LOG = [{"ev": "start", "ms": 1, "n": 0}, {"ev": "draw", "ms": 2, "n": 1, "card": "red"},
-            {"ev": "accept", "ms": 3, "n": 1}]
+GOOD_ACTION, GOOD_LOG = good_action()  # GOOD_LOG: the action's start and its draw
+
+
+def sealed(records, seq=1):
+    """Log lines as the store writes them (seq, chained hash)."""
+    out, prev = b"", ""
+    for i, r in enumerate(records):
+        line, prev = logchain.seal(prev, json.dumps(dict(r, seq=seq + i), separators=(",", ":")))
+        out += line.encode() + b"\n"
+    return out
+
+
+def plain(records):
+    """Older firmware's log lines: the records alone."""
+    return b"".join(json.dumps(r).encode() + b"\n" for r in records)
+
+
+FILES = {"settings": SETTINGS, "action": ACTION, "log": SEG1, "oldlog": LOG, "oldlog1": LOG1}
 
 
 def good_files(**changes):
-    files = {SETTINGS: json.dumps(GOOD_SETTINGS).encode(),
-             ACTION: json.dumps(GOOD_ACTION).encode(),
-             LOG: b"".join(json.dumps(r).encode() + b"\n" for r in GOOD_LOG)}
+    """The settings and the log (the action's records, in its first segment); changes
+    replace a file (None removes it): settings, log, action (older firmware's action.json),
+    oldlog and oldlog1 (older firmware's log.jsonl and log.1.jsonl)."""
+    files = {SETTINGS: json.dumps(GOOD_SETTINGS).encode(), SEG1: sealed(GOOD_LOG)}
     for k, v in changes.items():
-        name = {"settings": SETTINGS, "action": ACTION, "log": LOG, "log1": LOG1}[k]
         if v is None:
-            files.pop(name, None)
+            files.pop(FILES[k], None)
         else:
-            files[name] = v
+            files[FILES[k]] = v
     return files
 
 
 def boot(files, now=10_000):
-    fs = FakeFlash(files)
+    """The App booted on a chip holding `files` (a dict), or on a FakeFlash itself, and its
+    first loop pass (which puts the boot's records on flash and shows its notices)."""
+    fs = files if isinstance(files, FakeFlash) else FakeFlash(files)
     board = hardening_board.Board()
     store = Store(fs=fs)
     app = App(board, store, random.Random(5), now, write=lambda s: None)
+    app.loop_pass(now + 20)
     return app, fs, board
 
 
@@ -99,8 +123,24 @@ def log_of(fs):
     return Store(fs=fs.reboot()).read_log()
 
 
+def resumed_or_refused(app, want=None):
+    """The action the log shows: played again (== want, if given; else valid as the engine
+    sees it and on its own screen) with no notice, or refused, closed as lost and said so.
+    -> "resumed" or "refused"."""
+    c = app.controller
+    if c.action is not None:
+        rs = c.resume_state()
+        saved.from_dict(rs["action"])
+        assert rs == want if want is not None else rs["screen"] == c.view().screen
+        return "resumed"
+    assert want is None, "the action was not resumed"
+    v = c.view()
+    assert v.screen == "message" and v.lines[0] == "Not resumed", v.lines
+    return "refused"
+
+
 # -- damaged files ---------------------------------------------------------------------------
-NOISE = bytes(random.Random(11).randrange(256) for _ in range(2000))
+NOISE = bytes(random.Random(11).randbytes(2000))
 BROKEN_FILES = {
     "empty": b"",
     "one space": b" ",
@@ -155,10 +195,12 @@ SETTINGS_CASES = settings_cases()
 
 @pytest.mark.parametrize("name,data", SETTINGS_CASES, ids=[c[0][:40] for c in SETTINGS_CASES])
 def test_damaged_settings_boot_the_app(name, data):
+    """A damaged settings file never costs the action in play (the log's) nor the log."""
     app, fs, board = boot(good_files(settings=data))
     c = app.controller
     s = dict(c.settings)
     assert check(s) == (s, [])                                    # every setting valid
+    assert c.resume_state() == GOOD_ACTION                       # the action came back
     notices = list(app.notices)
     assert all(isinstance(n, str) and 0 < len(n) <= 16 for n in notices)
     if notices:
@@ -179,128 +221,157 @@ def test_damaged_settings_boot_the_app(name, data):
         for k, v in data_obj.items():
             if k in config.defaults() and check({k: v})[0][k] == v and type(v) is type(config.defaults()[k]):
                 assert s[k] == v or k == "ranks", (k, v)
-    # nothing else lost: the action came back (as it was before any press) and the log
-    assert Controller(settings=s, resume=GOOD_ACTION).resume_state() == GOOD_ACTION
+    # nothing else lost: the log
     recs, bad = log_of(fs)
     assert recs[:len(GOOD_LOG)] == GOOD_LOG and bad == 0
     assert not any(r["ev"] == "error" for r in recs)
     # repaired: the next boot is quiet
-    app2, _, _ = boot(fs.reboot().flash)
+    app2, _, _ = boot(fs.reboot())
     assert app2.notices == [] and app2.controller.settings == c.settings
     tried("settings files")
 
 
-def test_the_resume_survives_every_damaged_settings_file():
-    """The settings and the action are separate files: a damaged settings file never costs
-    the action in progress (checked here once on the real boot path, per case above by
-    rebuilding the controller)."""
-    for name, data in SETTINGS_CASES:
-        app, fs, board = boot(good_files(settings=data))
-        rs = app.controller.resume_state()
-        assert rs["action"] == GOOD_ACTION["action"] and rs["card"] == GOOD_ACTION["card"], name
-
-
-def action_cases():
-    cases = [("file: " + k, v) for k, v in BROKEN_FILES.items() if k != "null"]
-    a = GOOD_ACTION["action"]
-    for key in sorted(a):
+def records_cases():
+    """The open action's records as the log could hold them, each a list of records (a
+    device's own log with odd records, sealed as the store seals them)."""
+    start, draw = GOOD_LOG
+    cases = []
+    for key in sorted(start):
+        if key in ("ev", "ms"):
+            continue
         for w in WRONG:
-            cases.append(("action.%s=%r" % (key, w),
-                          json.dumps(dict(GOOD_ACTION, action=dict(a, **{key: w}))).encode()))
+            cases.append(("start.%s=%r" % (key, w), [dict(start, **{key: w}), draw]))
+        cases.append(("start without %s" % key,
+                      [{k: v for k, v in start.items() if k != key}, draw]))
+    for key in sorted(draw):
+        if key in ("ev", "ms"):
+            continue
+        for w in WRONG + ["purple", "black", "red"]:
+            cases.append(("draw.%s=%r" % (key, w)[:60], [start, dict(draw, **{key: w})]))
     for key in ("deck", "difficulty"):
         for w in ([1, 2, 3], [1, 2, 3, 4, 5], [-1, 0, 0, 0], [1000, 0, 0, 0], ["1", 2, 3, 0],
                   [1.0, 2, 3, 0], [None] * 4):
-            cases.append(("action.%s=%r" % (key, w),
-                          json.dumps(dict(GOOD_ACTION, action=dict(a, **{key: w}))).encode()))
-    for key in ("card", "applied", "ended", "undo", "screen", "v"):
-        for w in WRONG + ["purple", "black", {"skill": "surgery"}, dict(a, state="odd")]:
-            cases.append(("%s=%r" % (key, w)[:60], json.dumps(dict(GOOD_ACTION, **{key: w})).encode()))
+            cases.append(("start.%s=%r" % (key, w), [dict(start, **{key: w}), draw]))
+    accept = {"ev": "accept", "ms": 0, "n": 1, "card": "green", "deck": [7, 2, 1, 1],
+              "state": "succeeded", "successes": 1, "complications": 0}
     odd = [
-        ("no action key", {"v": 1}),
-        ("action null", dict(GOOD_ACTION, action=None)),
-        ("an empty object", {}),
-        ("unsettled deck 9 yellow", dict(GOOD_ACTION, action=dict(a, deck=[3, 9, 1, 0]))),
-        ("empty deck", dict(GOOD_ACTION, action=dict(a, deck=[0, 0, 0, 0], pending=None),
-                             card=None)),
-        ("pending in a failed action", dict(GOOD_ACTION, action=dict(a, state="failed"))),
-        ("successes past needed, still active",
-         dict(GOOD_ACTION, action=dict(a, successes=999, pending=None), card=None)),
-        ("draws 99999", dict(GOOD_ACTION, action=dict(a, draws=99999, complications=99999))),
-        ("redraws_left > redraws", dict(GOOD_ACTION, action=dict(a, redraws_left=9))),
-        ("referee state, no referee",
-         dict(GOOD_ACTION, action=dict(a, state="referee", pending=None, referee=False),
-              card=None)),
-        ("succeeded, ended finishing",
-         dict(GOOD_ACTION, action=dict(a, state="succeeded", pending=None), card=None,
-              ended="finishing")),
-        ("extra keys", dict(GOOD_ACTION, extra=[1, 2], action=dict(a, extra=True))),
+        ("the start alone", [start]),
+        ("a draw without its start", [draw]),
+        ("two starts", [start, start, draw]),
+        ("two draws", [start, draw, draw]),
+        ("an accept not drawn", [start, accept]),
+        ("records of no kind", [start, {"ev": "bogus", "x": 1}, {"n": 3}, draw]),
+        ("a redraw with none left", [start, draw, {"ev": "redraw", "n": 1, "card": "red",
+                                                   "left": 0}] * 1),
+        ("an undo with nothing drawn", [start, {"ev": "undo", "draws": 0}]),
+        ("an adjust with a bad colour", [start, {"ev": "adjust", "colour": "pink", "delta": 1,
+                                                 "deck": [8, 2, 1, 1]}]),
+        ("a referee decision with no black", [start, draw, {"ev": "referee",
+                                                            "decision": "continue"}]),
+        ("ended: accepted and over", [start, draw, accept,
+                                      {"ev": "end", "outcome": "succeeded"}]),
+        ("closed as lost before", [start, draw, {"ev": "end", "outcome": "lost", "why": "x"}]),
+        ("extra keys", [dict(start, extra=[1, 2]), dict(draw, extra=True)]),
     ]
-    cases += [(n, json.dumps(v).encode()) for n, v in odd]
-    return cases
+    return cases + odd
 
 
-ACTION_CASES = action_cases()
+RECORDS_CASES = records_cases()
 OUTCOMES = {}
 
 
-@pytest.mark.parametrize("name,data", ACTION_CASES, ids=[c[0][:50] for c in ACTION_CASES])
-def test_damaged_resume_state_boots_the_app(name, data):
-    app, fs, board = boot(good_files(action=data))
+@pytest.mark.parametrize("name,records", RECORDS_CASES, ids=[c[0][:50] for c in RECORDS_CASES])
+def test_odd_records_of_the_open_action_boot_the_app(name, records):
+    app, fs, board = boot(good_files(log=sealed(records)))
     c = app.controller
-    v = c.view()
     notices = list(app.notices)
-    assert all(isinstance(n, str) and 0 < len(n) <= 16 for n in notices)
+    assert notices == []
     assert c.settings == GOOD_SETTINGS                            # the settings are not lost
     recs, bad = log_of(fs)
-    assert recs[:len(GOOD_LOG)] == GOOD_LOG and bad == 0
-    if c.action is None and data == b"{}":
-        outcome = "ignored (no action in it)"
-        assert not notices and v.screen == "setup"
-    elif c.action is None:
-        # refused: said so, on the bottom line (store or app) or as a message (controller)
-        said = notices in (["action lost"], ["resume lost"]) or (
-            v.screen == "message" and v.lines[0] == "Not resumed")
-        assert said, (notices, v.lines)
-        outcome = "refused, with a notice" if notices else "refused, with a message"
+    assert recs[:len(records)] == records and bad == 0            # nor the log
+    if not any(r.get("ev") == "start" for r in records):
+        outcome = "no action in them"
+        assert c.action is None and c.view().screen == "setup"
+    elif {"ev": "end", "outcome": "lost", "why": "x"} in records:
+        outcome = "closed before"  # it stays closed: nothing said, nothing logged
+        assert c.action is None and c.view().screen == "setup" and recs == records
     else:
-        # taken: valid as the engine sees it, and shown
-        rs = c.resume_state()
-        saved.from_dict(rs["action"])
-        assert rs["screen"] == v.screen and not notices
-        outcome = "resumed" if rs == json.loads(data) else "resumed, repaired"
+        outcome = resumed_or_refused(app)
+        new = recs[len(records):]
+        if outcome == "refused":  # closed: the end logged, said on screen
+            assert new[0]["ev"] == "end" and new[0]["outcome"] == "lost" and new[0]["why"]
+        else:
+            assert new[0] == {"ev": "resume", "ms": 10_000, "screen": c.view().screen}
     OUTCOMES[outcome] = OUTCOMES.get(outcome, 0) + 1
-    figure("bad input: resume states", OUTCOMES)
+    figure("bad input: the open action's records", OUTCOMES)
     shown = go_on(app, board)
-    assert shown and not any(r["ev"] == "error" for r in log_of(fs)[0])
-    tried("resume states")
+    assert shown and not any(r.get("ev") == "error" for r in log_of(fs)[0])
+    tried("open action records")
 
 
-def test_a_damaged_card_or_undo_costs_only_itself():
-    """Found here, fixed in d0b2924: a bad card or undo next to a valid action used to cost
-    the whole action (the controller refused it all, and the file stayed on flash)."""
-    a = GOOD_ACTION["action"]
-    for key, w in (("card", "purple"), ("undo", {"skill": "surgery"}), ("card", [])):
-        app, fs, board = boot(good_files(action=json.dumps(dict(GOOD_ACTION, **{key: w})).encode()))
-        c = app.controller
-        assert c.action is not None and saved.to_dict(c.action) == a, key
-        assert c.action.pending == a["pending"]                  # a pending card is kept
+def test_the_good_action_resumes_and_the_odd_records_are_refused_or_resumed_both():
+    """The cases above are not all refused: the engine takes what it can."""
+    assert resumed_or_refused(boot(good_files())[0], GOOD_ACTION) == "resumed"
+    outcomes = set()
+    for name, records in RECORDS_CASES:
+        app, fs, board = boot(good_files(log=sealed(records)))
+        if app.controller.action is not None or app.controller.view().screen == "message":
+            outcomes.add(resumed_or_refused(app))
+    assert outcomes == {"resumed", "refused"}
 
 
-def test_a_resume_object_without_an_action_does_not_nag_at_every_boot():
-    app, fs, board = boot(good_files(action=b'{"v": 1}'))
-    for i in range(3):
-        app.loop_pass(20_000 + 20 * i)
-    again, _, _ = boot(fs.reboot().flash)
-    assert again.controller.view().screen != "message"
+@pytest.mark.parametrize("name", sorted(BROKEN_FILES) + ["a whole resume state"])
+def test_older_firmwares_action_file_is_removed_and_the_log_gives_the_action(name):
+    """Older firmware kept the action in action.json: whatever it holds, it goes at boot,
+    unread, and the log brings the action back; the next boots say nothing of it."""
+    data = json.dumps(GOOD_ACTION).encode() if name == "a whole resume state" else BROKEN_FILES[name]
+    app, fs, board = boot(good_files(action=data))
+    assert app.controller.resume_state() == GOOD_ACTION and app.notices == []
+    assert ACTION not in fs.flash
+    again, _, _ = boot(fs.reboot())
+    assert again.controller.resume_state() == GOOD_ACTION and again.notices == []
+    assert again.controller.view().screen == "card"
 
 
-def sealed(records):
-    """Log lines as the store writes them (seq, chained hash)."""
-    out, prev = b"", ""
-    for i, r in enumerate(records):
-        line, prev = logchain.seal(prev, json.dumps(dict(r, seq=i + 1), separators=(",", ":")))
-        out += line.encode() + b"\n"
-    return out
+def journal_entry(head, records=()):
+    return b"".join(json.dumps(x, separators=(",", ":")).encode() + b"\n"
+                    for x in [head] + list(records))
+
+
+def journal_files(slot0, **changes):
+    """good_files with a journal folder whose first slot holds `slot0`."""
+    files = good_files(**changes)
+    files.update({"j000001/0": slot0, "j000001/1": b"", "j000001/2": b"", "j000001/3": b""})
+    return files
+
+
+@pytest.mark.parametrize("hint", [None, 5, [], {"d": 1}, True, "zzz", "dd", "d" * 300])
+def test_a_damaged_hint_costs_only_itself(hint):
+    """The journal's hint says what no record does (a card put away, the finishing...): one
+    that is not a hint is no hint, and the action comes back from its records."""
+    slot0 = journal_entry({"j": 1, "q": len(GOOD_LOG) + 1, "n": 0, "p": hint})
+    app, fs, board = boot(journal_files(slot0))
+    c = app.controller
+    assert c.action is not None and saved.to_dict(c.action) == GOOD_ACTION["action"]
+    assert c.action.pending == GOOD_ACTION["action"]["pending"]  # the pending card is kept
+    assert app.notices == []
+    go_on(app, board)
+
+
+@pytest.mark.parametrize("name,slot0", [
+    ("truncated", journal_entry({"j": 1, "q": 3, "n": 1, "p": "d"}, [{"ev": "x"}])[:-5]),
+    ("noise", NOISE[:300]),
+    ("a huge header", b'{"j":1,"q":3,"n":0,"p":"' + b"d" * 5000 + b'"}\n'),
+    ("a count too high", journal_entry({"j": 1, "q": 3, "n": 5, "p": "d"}, [{"ev": "x"}])),
+])
+def test_a_damaged_journal_entry_at_boot_is_reported_and_the_action_comes_back(name, slot0):
+    app, fs, board = boot(journal_files(slot0))
+    assert app.controller.resume_state() == GOOD_ACTION           # the log's records, no hint
+    assert app.notices == ["log damaged"]
+    recs, bad = log_of(fs)
+    assert {"ev": "damage", "file": LOG, "why": "1 bad lines"} in recs and bad == 0
+    shown = go_on(app, board)
+    assert "log damaged" in shown[0][-1]
 
 
 def log_cases(good):
@@ -322,41 +393,56 @@ def log_cases(good):
     ]
 
 
-LOG_CASES = log_cases(b"".join(json.dumps(r).encode() + b"\n" for r in GOOD_LOG))
+LOG_CASES = log_cases(plain(GOOD_LOG))
 SEGMENT_CASES = log_cases(sealed(GOOD_LOG))
 
 
+def whole(records, data, line):
+    """The records whose own line is in data, whole."""
+    return [r for r in records if line(r) in data.replace(b"\r\n", b"\n").split(b"\n")]
+
+
 @pytest.mark.parametrize("name,data", LOG_CASES, ids=[c[0] for c in LOG_CASES])
-@pytest.mark.parametrize("where", ["log", "log1"])
+@pytest.mark.parametrize("where", ["oldlog", "oldlog1"])
 def test_damaged_older_log_boots_the_app_is_migrated_and_new_records_stay_whole(name, data, where):
-    # older firmware's log.jsonl / log.1.jsonl: copied into the first segment at the first
-    # write (the boot's resume record), its damage counted in {"ev": "migrated"} and reported
-    files = good_files(**{where: data})
+    # older firmware's log.jsonl / log.1.jsonl: copied into the first segment at boot (the
+    # log holds the action), its damage counted in {"ev": "migrated"} and reported
+    files = good_files(log=None, **{where: data})
+    if where == "oldlog1":
+        files[LOG] = plain(GOOD_LOG)  # log.jsonl, good, follows log.1.jsonl
     app, fs, board = boot(files)
-    assert app.notices == []                 # the log is not read at boot: nothing to say
-    assert app.controller.resume_state() == GOOD_ACTION and app.controller.settings == GOOD_SETTINGS
+    migrated = [r for r in log_of(fs)[0] if r["ev"] == "migrated"]
+    assert len(migrated) == 1 and migrated[0]["damaged"] <= data.count(b"\n") + 2
+    assert app.notices == (["log damaged"] if migrated[0]["damaged"] else [])
+    assert app.controller.settings == GOOD_SETTINGS
+    kept = whole(GOOD_LOG, data, lambda r: json.dumps(r).encode())
+    if where == "oldlog1":
+        kept += GOOD_LOG
+    # the migration copies whole records only: without its start, no action shows
+    outcome = resumed_or_refused(app, GOOD_ACTION if kept[-2:] == GOOD_LOG else None) \
+        if GOOD_LOG[0] in kept else "no action"
     go_on(app, board)
     recs, bad = log_of(fs)
     assert LOG not in fs.flash and LOG1 not in fs.flash and bad == 0
-    kept = [r for r in GOOD_LOG if json.dumps(r).encode() in data]
-    if where == "log1":
-        kept += GOOD_LOG  # log.jsonl, good, follows log.1.jsonl
     assert [r for r in recs if r in GOOD_LOG] == kept  # every whole old record, first
-    migrated = [r for r in recs if r["ev"] == "migrated"]
-    assert len(migrated) == 1 and migrated[0]["damaged"] <= data.count(b"\n") + 2
-    check_new_records(recs, fs, True)
+    check_new_records(recs, fs, True, outcome)
     tried("log files")
 
 
 @pytest.mark.parametrize("name,data", SEGMENT_CASES, ids=[c[0] for c in SEGMENT_CASES])
 def test_damaged_log_segment_boots_the_app_and_new_records_stay_whole(name, data):
-    files = good_files(log=None)
-    files[SEGMENT % 1] = data
-    app, fs, board = boot(files)
-    assert app.notices == []                 # the log is not read at boot: nothing to say
-    assert app.controller.resume_state() == GOOD_ACTION and app.controller.settings == GOOD_SETTINGS
+    app, fs, board = boot(good_files(log=data))
+    assert app.notices == []                 # the log's damage is found when it is read
+    assert app.controller.settings == GOOD_SETTINGS
+    kept = [r for r, line in zip(GOOD_LOG, sealed(GOOD_LOG).splitlines())
+            if line in data.replace(b"\r\n", b"\n").split(b"\n")]
+    outcome = resumed_or_refused(app, GOOD_ACTION if kept == GOOD_LOG else None) \
+        if kept else "no action"
     go_on(app, board)
-    if app.store.full:  # only a segment grown past the whole log's limit (not by the store)
+    for t in range(13_000, 13_400, 20):  # idle passes: the journal's records into the log
+        app.loop_pass(t)
+    over = app.store.full
+    if over:  # only a segment grown past the whole log's limit (not by the store)
         assert name == "a 1 MB line, no newline" and "log full: export" in app.notices
         assert app.store.ack(*app.store.last()) is None  # the bench saved it
         app.loop_pass(20_000)
@@ -366,15 +452,22 @@ def test_damaged_log_segment_boots_the_app_and_new_records_stay_whole(name, data
     assert [r for r in recs if r in GOOD_LOG] == kept
     assert bad <= data.count(b"\n") + 2
     # records without a hash amid the chain (pads written by something else) are named
-    check_new_records(recs, fs, name != "a log over the limit")
+    check_new_records(recs, fs, name != "a log over the limit", outcome, over)
     tried("log files")
 
 
-def check_new_records(recs, fs, chained):
+def check_new_records(recs, fs, chained, outcome, over=False):
     """The records written after the damage all read back whole, in order, at the end, and
-    chain on from the last whole record before the damage."""
-    new = [r for r in recs if r["ev"] == "resume" or r.get("ms", 0) >= 10_000]
-    assert new and new[0]["ev"] == "resume" and len(new) >= 3
+    chain on from the last whole record before the damage. The first says what became of
+    the open action: played again, or closed as lost. Over the log's soft limit only the
+    records of play (store.KEPT) were logged, the others counted."""
+    new = [r for r in recs if r.get("ms", 0) >= 10_000]
+    if over:
+        assert len(new) >= 2 and all(r["ev"] in KEPT for r in new)
+    else:
+        assert len(new) >= 3
+        first = {"resumed": "resume", "refused": "end", "no action": "start"}[outcome]
+        assert new[0]["ev"] == first and (first != "end" or new[0]["outcome"] == "lost")
     assert [r for r in recs if r["ev"] not in ("damage", "migrated")][-len(new):] == new
     lines = []
     Store(fs=fs.reboot()).read_log(lines.append, raw=True)
@@ -481,6 +574,26 @@ class Stream:
         os.close(self.w)
 
 
+def console_model(data):
+    """What the console makes of bytes: lines ended by CR or LF, only printable ASCII kept
+    (a control byte, Ctrl-C with the key off, or a byte of a multi-byte character is
+    dropped and the rest of the line stands), empty lines skipped, a line running past
+    MAX_LINE refused with an error -> (lines, errors)."""
+    lines, errors, buf, overlong = [], 0, "", False
+    for ch in data.decode("latin-1"):
+        if ch in "\r\n":
+            if overlong:
+                errors += 1
+            elif buf:
+                lines.append(buf)
+            buf, overlong = "", False
+        elif len(buf) >= MAX_LINE:
+            overlong = True
+        elif " " <= ch <= "~":
+            buf += ch
+    return lines, errors
+
+
 def test_console_bad_bytes_and_overlong_lines():
     cases = [
         (b"show\n", ["show"]),
@@ -489,15 +602,16 @@ def test_console_bad_bytes_and_overlong_lines():
         (b"x" * MAX_LINE + b"\n", ["x" * MAX_LINE]),
         (b"x" * (MAX_LINE + 1) + b"\nshow\n", ["show"]),
         (b"y" * 100000 + b"\nshow\n", ["show"]),
-        (b"press \x00DRAW\nshow\n", ["show"]),
+        (b"press \x00DRAW\nshow\n", ["press DRAW", "show"]),
         (b"\xff\xfe\xfd\n", []),
-        (b"\x1b[A\x1b[B\nshow\n", ["show"]),
-        (b"caf\xc3\xa9\n", []),
-        (b"show\x7f\n", []),
-        (NOISE + b"\nshow\n", ["show"]),
-        (b"\tshow\n", []),
+        (b"\x1b[A\x1b[B\nshow\n", ["[A[B", "show"]),
+        (b"caf\xc3\xa9\n", ["caf"]),
+        (b"show\x7f\n", ["show"]),
+        (NOISE + b"\nshow\n", console_model(NOISE + b"\nshow\n")[0]),
+        (b"\tshow\n", ["show"]),
         (b"press DRAW", []),            # no end of line yet: held back
     ]
+    assert cases[11][1][-1] == "show" and len(cases[11][1]) > 2  # the noise made lines too
     for data, want in cases:
         s = Stream(data)
         replies = []
@@ -509,15 +623,15 @@ def test_console_bad_bytes_and_overlong_lines():
                 got += con.lines()
                 break
         s.close()
-        assert got == want, (data[:30], got)
-        for r in replies:
-            assert "error" in json.loads(r)
+        assert got == want == console_model(data)[0], (data[:30], got)
+        assert len(replies) == console_model(data)[1]
+        assert all("error" in r for r in replies)
     tried("console inputs", len(cases))
 
 
 def test_console_returns_while_input_keeps_coming():
-    """Found here, fixed in d0b2924: Console.lines() read for as long as input kept coming,
-    so a host sending faster than the loop reads kept the loop from feeding the watchdog."""
+    """Console.lines() reads a bounded amount a pass: a host sending faster than the loop
+    reads cannot keep the loop from feeding the watchdog."""
     s = Stream(b"show\n", endless=True)
     con = Console(s, lambda r: None)
     try:
@@ -527,9 +641,10 @@ def test_console_returns_while_input_keeps_coming():
     assert len(lines) <= 64
 
 
-def test_the_protocol_queue_is_bounded_while_a_wait_holds_it():
-    """Found here, fixed in d0b2924: App.line() queued without a bound while a `wait` held
-    the queue. Now the lines past the bound are refused, each with an error reply."""
+def test_the_protocol_queue_and_its_replies_are_bounded_while_a_wait_holds_the_queue():
+    """While a `wait` holds the queue, the lines past its bound are refused, each with an
+    error reply; the replies past theirs (a host that does not read) are counted, and the
+    count is said with the next reply."""
     app, fs, board = boot(good_files())
     replies = []
     app.write = replies.append
@@ -537,8 +652,17 @@ def test_the_protocol_queue_is_bounded_while_a_wait_holds_it():
     app.loop_pass(20_000)
     for i in range(10000):
         app.line("show")
-    assert len(app.queue) <= 64
-    assert len(replies) >= 10000 - 64 and all("error" in json.loads(r) for r in replies)
+    assert len(app.queue) == MAX_QUEUE and len(app.replies) == config.MAX_REPLIES
+    app.loop_pass(20_020)  # the pass's reveal writes them
+    got = [json.loads(r) for r in replies]
+    assert len(got) == config.MAX_REPLIES and all("busy" in r["error"] for r in got)
+    assert app.replies_dropped == 10000 - MAX_QUEUE - config.MAX_REPLIES
+    del replies[:]
+    app.line("show")
+    app.loop_pass(20_040)
+    assert [json.loads(r)["error"] for r in replies] == [
+        "%d replies dropped: the host did not read" % (10000 - MAX_QUEUE - config.MAX_REPLIES),
+        "busy: %d lines waiting, line ignored" % MAX_QUEUE]
 
 
 # -- buttons in the VM: chatter, several at once, held through boot -----------------------------
@@ -603,11 +727,18 @@ app.controller.press, app.controller.long = press, long_
 #--- step
 # held through boot: a new App with DRAW (then STOP) down from power-on; nothing until a new press
 import os
-for name in ("settings.json", "action.json"):
-    try:
-        os.remove(name)
-    except OSError:
-        pass
+
+def wipe():
+    # a fresh device: the store's files gone (settings, the journal's folders, the log)
+    for name in os.listdir():
+        if name.startswith("j0"):
+            for slot in os.listdir(name):
+                os.remove(name + "/" + slot)
+            os.rmdir(name)
+        elif name in ("settings.json", "action.json") or name.startswith("log."):
+            os.remove(name)
+
+wipe()
 out["held"] = {}
 for name in config.BUTTONS:
     SIM.reset()
@@ -622,11 +753,7 @@ for name in config.BUTTONS:
     tap(app, "DRAW")               # the next press is a press
     out["held"][name] = [before == after_hold == after_release, app.controller.view().screen,
                          after_release["screen"]]
-    for f in ("settings.json", "action.json"):
-        try:
-            os.remove(f)
-        except OSError:
-            pass
+    wipe()
 #--- step
 # held through boot with an action in progress (a card on show): the held DRAW neither
 # accepts it nor draws

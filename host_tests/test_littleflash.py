@@ -166,6 +166,23 @@ def test_a_full_flash_is_enospc():
     assert e.value.errno == errno.ENOSPC
 
 
+def test_a_smaller_chip_fills_sooner_and_keeps_its_size_across_a_reboot():
+    fs = LittleFlash(blocks=16)
+    assert len(fs.chip.data) == 16 * BLOCK
+    with pytest.raises(OSError) as e:
+        with fs.open("big", "wb") as f:
+            for _ in range(16 * BLOCK // 1024 + 1):
+                f.write(b"x" * 1024)
+    assert e.value.errno == errno.ENOSPC
+    put(fs, "small", b"kept")
+    again = fs.reboot()
+    assert len(again.chip.data) == 16 * BLOCK and get(again, "small") == b"kept"
+    if "big" in again.listdir():  # created at open, its data never committed
+        again.remove("big")
+    put(again, "big", b"y" * 8 * BLOCK)
+    assert again.stat("big")[6] == 8 * BLOCK
+
+
 def test_rename_replaces_the_target():
     fs = LittleFlash()
     put(fs, "s.json", b"old")

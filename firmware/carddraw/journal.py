@@ -25,6 +25,8 @@
 # at all, so an entry is whole or is not there.
 import json
 
+from carddraw.logline import LINE_MAX
+
 SLOTS = 4
 PREFIX = "j"
 _SEP = (",", ":")
@@ -83,31 +85,36 @@ class Journal:
         return bad
 
     def _read_slot(self, n, slot):
-        """-> (entry or None, 1 if damaged else 0). An empty slot is free."""
+        """-> (entry or None, 1 if damaged else 0). An empty slot is free. Read a line at a
+        time, each at most LINE_MAX (as write makes them), so a pass of many records reads
+        back whole and a huge file costs no more RAM than a line."""
         try:
             f = self.fs.open(self._path(n, slot), "rb")
         except OSError:
             return None, 1  # a folder without its slot: counted as used and damaged
         try:
-            text = f.read(2048)
+            line = f.readline(LINE_MAX)
+            if not line:
+                return None, 0
+            head = _parse(line)
+            if type(head.get("j")) is not int or type(head.get("q")) is not int \
+                    or type(head.get("n")) is not int or head["n"] < 0:
+                raise ValueError("header")
+            records = []
+            while len(records) < head["n"]:
+                records.append(_parse(f.readline(LINE_MAX)))
+            if f.readline(1):
+                raise ValueError("more records than the header says")
+        except Exception:  # ValueError, UnicodeError, OSError: the entry is damaged
+            return None, 1
         finally:
             f.close()
-        if not text:
-            return None, 0
-        try:
-            lines = text.decode().split("\n")
-            head = json.loads(lines[0])
-            records = [json.loads(line) for line in lines[1:] if line]
-            if (type(head.get("j")) is not int or type(head.get("q")) is not int
-                    or head.get("n") != len(records)):
-                raise ValueError("header")
-        except Exception:
-            return None, 1
         return (head["j"], n, head, records), 0
 
     def hint(self):
-        """The newest entry's play hint ("" with none)."""
-        return self.entries[-1][2].get("p", "") if self.entries else ""
+        """The newest entry's play hint ("" with none, or one that is not a string)."""
+        p = self.entries[-1][2].get("p", "") if self.entries else ""
+        return p if isinstance(p, str) else ""
 
     # -- a pass: one entry -----------------------------------------------------------------------
     def write(self, seq, hint, settings, records):
@@ -116,8 +123,14 @@ class Journal:
         head = {"j": self.next, "q": seq, "n": len(records), "p": hint}
         if settings:
             head["s"] = settings
-        text = "\n".join([json.dumps(head, separators=_SEP)] +
-                         [json.dumps(r, separators=_SEP) for r in records]) + "\n"
+        lines = [json.dumps(head, separators=_SEP)]
+        for r in records:
+            line = json.dumps(r, separators=_SEP)
+            if len(line) >= LINE_MAX:  # what the log makes of it anyway (logline.seal)
+                line = json.dumps({"ev": "too long", "was": str(r.get("ev"))[:40]},
+                                  separators=_SEP)
+            lines.append(line)
+        text = "\n".join(lines) + "\n"
         if not self.folders or self.folders[-1][1] >= SLOTS:
             if self.ready is None:
                 raise OSError(28)  # no slot left: the store catches up first (Store.commit)
@@ -171,11 +184,13 @@ class Journal:
         mine = [e for e in self.entries if e[1] == n]
         if not all(kept(e) for e in mine):
             return False
-        name = PREFIX + "%06d" % n
-        self.fs.rename(self.root + name, self.root + name + ".tmp")  # gone at once, as a
-        self._remove_folder(name + ".tmp")  # whole: a cut here leaves a .tmp, removed at boot
+        # renamed first, in one commit: a cut while its slots go leaves a .tmp folder (removed
+        # at boot), never a folder that reads as damaged, its first slots missing
+        name = self.root + PREFIX + "%06d" % n
+        self.fs.rename(name, name + ".tmp")
         self.folders.pop(0)
         self.entries = [e for e in self.entries if e[1] != n]
+        self._remove_folder(PREFIX + "%06d.tmp" % n)
         return True
 
     def _remove_folder(self, name):
@@ -186,3 +201,14 @@ class Journal:
 
     def _path(self, n, slot):
         return self.root + PREFIX + "%06d/%d" % (n, slot)
+
+
+def _parse(line):
+    """One whole line of an entry -> its object (ValueError if it is not a whole line
+    holding an object)."""
+    if not line.endswith(b"\n"):
+        raise ValueError("not a whole line")
+    obj = json.loads(line.decode())
+    if not isinstance(obj, dict):
+        raise ValueError("not an object")
+    return obj

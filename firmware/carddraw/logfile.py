@@ -96,19 +96,25 @@ class LogFile:
             f.close()
 
     # -- writing ------------------------------------------------------------------------------
-    def append(self, records):
-        """Seal and write `records` (the next seqs after self.seq), in as few writes as the
-        segments allow. -> how many went (fewer when the log is full of records not yet
-        exported; raises OSError on a flash error, the ones before it written)."""
+    def append(self, records, first=None):
+        """Seal and write `records`, numbered from `first` (the next seq after self.seq if
+        None; a later one leaves a gap: records lost before these), in as few writes as the
+        segments allow: a segment takes lines while they fit. -> how many went (fewer when
+        the log is full of records not yet exported; raises OSError on a flash error, the
+        ones before it written)."""
         done = 0
         while done < len(records):
             lines = []
             seq, prev = self.seq, self.prev
+            if not done and first is not None and first > seq + 1:
+                seq = first - 1
             size = 1 if self.torn else 0  # a torn last line (not littlefs) stays apart
-            new = not self.segs or self.cur >= self.segment
+            line, h = seal(seq + 1, prev, records[done])
+            new = not self.segs or self.cur + size + len(line) > self.segment
+            at = 0 if new else self.cur
             for record in records[done:]:
                 line, h = seal(seq + 1, prev, record)
-                if lines and self.cur + size + len(line) > self.segment:
+                if lines and at + size + len(line) > self.segment:
                     break  # the rest go into a new segment
                 lines.append(line)
                 size += len(line)
@@ -116,8 +122,8 @@ class LogFile:
             if not self.room(size, new):
                 return done
             if new:
-                self.segs.append(self.seq + 1)
-                self.sizes[self.seq + 1] = self.cur = 0
+                self.segs.append(seq - len(lines) + 1)  # named by its first record's seq
+                self.sizes[self.segs[-1]] = self.cur = 0
             data = (b"\n" if self.torn else b"") + b"".join(lines)
             name = self.store.root + SEGMENT % self.segs[-1]
             try:

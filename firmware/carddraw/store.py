@@ -70,6 +70,7 @@ class Store:
         self._seq = 1          # the next record's seq
         self._settings = None  # the settings as flash holds them (settings.json + journal)
         self._settings_j = 0   # the journal entry settings.json holds the settings of
+        self._damage = None, []  # settings.json: why it is unreadable, its bad fields
         self._hint = ""        # the play's hint as flash holds it
         self._same = None      # the last record without "ms": repeats of it are only counted
         self._repeats = 0
@@ -81,30 +82,33 @@ class Store:
     # -- boot -----------------------------------------------------------------------------------
     def load_settings(self):
         """-> (settings dict with every key of config.defaults(), notice or None): the file,
-        then the changes the journal holds after it."""
+        then the changes the journal holds after it (_open). Damage is reported only once
+        they are known: a report is a commit, which may bring settings.json up to date."""
+        if self._open():
+            s = dict(self._settings)
+            why, bad = self._damage
+        else:  # a flash error: the file alone
+            s, _, why, bad = self._file_settings()
+        self._damage = None, []
+        notice = None
+        if bad:
+            notice = self.report(config.SETTINGS_FILE, "bad " + ",".join(bad), "settings fixed")
+        elif why is not None and why != MISSING:  # a fresh device has none
+            notice = self.report(config.SETTINGS_FILE, why, "settings reset")
+        if notice and self._settings is not None:
+            self._write_settings()  # repaired on flash, so the notice comes once
+        return s, notice
+
+    def _file_settings(self):
+        """settings.json read and checked -> (settings, the journal entry whose settings it
+        holds, why it is unreadable or None, its bad fields)."""
         data, why = self.read_json(config.SETTINGS_FILE, SETTINGS_MAX)
         if why is None and not isinstance(data, dict):
             why = "not an object"
-        notice = None
-        if why is None:
-            self._settings_j = data.get("j") if type(data.get("j")) is int else 0
-            s, bad = known.check(data)  # the controller uses the same check
-            if bad:
-                notice = self.report(config.SETTINGS_FILE, "bad " + ",".join(bad),
-                                     "settings fixed")
-        else:
-            s = config.defaults()
-            if why != MISSING:  # a fresh device has none
-                notice = self.report(config.SETTINGS_FILE, why, "settings reset")
-        if self._open():
-            for entry in self.journal.entries:
-                if entry[0] > self._settings_j and isinstance(entry[2].get("s"), dict):
-                    s.update(entry[2]["s"])
-            s = known.check(s)[0]
-        self._settings = dict(s)
-        if notice:
-            self._write_settings()  # repaired on flash, so the notice comes once
-        return s, notice
+        if why is not None:
+            return config.defaults(), 0, why, []
+        s, bad = known.check(data)  # the controller uses the same check
+        return s, data.get("j") if type(data.get("j")) is int else 0, None, bad
 
     def save_settings(self, settings):
         """The settings written whole to settings.json now (a bench or a test preparing a
@@ -112,6 +116,7 @@ class Store:
         self._open()
         self._settings = dict(settings)
         self._settings_j = self.journal.next - 1  # newer than every change the journal holds
+        self._damage = None, []
         return self._write_settings()
 
     def open_action(self):
@@ -133,9 +138,9 @@ class Store:
         on flash (or nothing changed), False on a flash error (tried again next pass)."""
         opened = self._open()
         records = self._retry + self._merged(records)
-        self._retry = records[-config.LOG_QUEUE:]  # until they are on flash (at most these)
+        self._retry = records  # until they are on flash
         if not opened:
-            return False
+            return self._refused()
         hint = self._hint if hint is None else hint
         changed = {}
         if settings is not None:
@@ -150,12 +155,21 @@ class Store:
             self.journal.write(self._seq, hint, changed, records)
         except OSError as e:
             self.flash_error(e)
-            return False
+            return self._refused()
         self._seq += len(records)
         self._settings.update(changed)
         self._hint = hint
         self._retry = []
         return True
+
+    def _refused(self):
+        """The flash refused a pass: its records wait for the next, at most LOG_QUEUE of them,
+        the first (an action's start among them): the rest are counted, logged as
+        {"ev": "dropped", "n": N} with the next record once there is room. -> False."""
+        for r in self._retry[config.LOG_QUEUE:]:
+            self._dropped += r["n"] if r.get("ev") == "dropped" else 1
+        del self._retry[config.LOG_QUEUE:]
+        return False
 
     def waiting(self):
         """Records a refusing flash still holds back (commit tries them again)."""
@@ -338,9 +352,14 @@ class Store:
             self._seq = max(self._seq, head["q"] + head["n"])
         if self.journal.entries:
             self._hint = self.journal.hint()
-        if self._settings is None:
-            self._settings = config.defaults()
-        if bad:
+        if self._settings is None:  # what flash holds: settings.json, the journal's changes
+            s, self._settings_j, why, bad_fields = self._file_settings()
+            self._damage = why, bad_fields  # for load_settings to report
+            for entry in self.journal.entries:
+                if entry[0] > self._settings_j and isinstance(entry[2].get("s"), dict):
+                    s.update(entry[2]["s"])
+            self._settings = known.check(s)[0]
+        if bad:  # a commit: the settings are known by now
             self.report(config.LOG_FILE, "%d bad lines" % bad, "log damaged")
         return True
 
@@ -386,12 +405,22 @@ class Store:
         return sum(200 * (e[2]["n"] - skip) for e, skip in self._waiting())
 
     def _move_records(self):
-        """Every record waiting in the journal into the log's segments, in one append."""
+        """Every record waiting in the journal into the log's segments, in one append. The
+        log's seqs are the journal's, so none is written twice: the seqs of an entry lost to
+        damage are each filled with {"ev": "lost"} (the chain holds, and says so), or left out
+        if there are more than LOG_QUEUE of them."""
         waiting = self._waiting()
-        records = []
+        if not waiting:
+            return False
+        first = waiting[0][0][2]["q"] + waiting[0][1]
+        lost = first - self.logfile.seq - 1
+        records = [{"ev": "lost"}] * lost if 0 < lost <= config.LOG_QUEUE else []
+        first -= len(records)
         for entry, skip in waiting:
+            if entry[2]["q"] + skip != first + len(records):
+                break  # records lost before this entry too: the next move
             records += entry[3][skip:]
-        if not records or not self.logfile.append(records):
+        if not records or not self.logfile.append(records, first):
             return False
         for entry, _ in waiting:  # the log holds them now: RAM lets them go
             if entry[2]["q"] + entry[2]["n"] - 1 <= self.logfile.seq:
@@ -423,13 +452,23 @@ class Store:
 
     def _write(self, name, obj):
         """A small file written whole: littlefs commits its new contents at close, atomically
-        (the old file or the new, never neither)."""
+        (the old file or the new, never neither). A new file is written as name.tmp and
+        renamed: littlefs commits a file's creation at open, so a cut before the close would
+        leave it empty (damage at the next boot)."""
+        path = self.root + name
         try:
-            f = self.fs.open(self.root + name, "wb")
+            try:
+                self.fs.stat(path)
+                tmp = path
+            except OSError:
+                tmp = path + ".tmp"  # removed at boot if a cut leaves it (_open)
+            f = self.fs.open(tmp, "wb")
             try:
                 f.write(json.dumps(obj, separators=_SEP).encode())
             finally:
                 f.close()
+            if tmp != path:
+                self.fs.rename(tmp, path)
             return True
         except OSError as e:
             self.flash_error(e)
