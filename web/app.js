@@ -62,10 +62,33 @@ function saveFlash() {
 }
 
 // -- power -----------------------------------------------------------------------------------
+// Every boot loads a fresh MicroPython VM: a power cycle clears all RAM, as on the board. The
+// VM's JavaScript side keeps its FinalizationRegistry in a global, made anew at each load, and
+// its cleanups free a Python object by number through the global Module, the latest VM: a
+// proxy of the previous VM collected after the next load freed an object of the new one (a
+// reply with zeroed bytes, "memory access out of bounds", a few boots after a Power cycle or
+// Erase flash). So a registry made while a VM loads cleans up only while that VM is the one
+// running; a VM switched off is dropped whole.
+let vmNumber = 0;
+async function loadVm(options) {
+  const mine = ++vmNumber;
+  const Native = globalThis.FinalizationRegistry;
+  globalThis.FinalizationRegistry = class extends Native {
+    constructor(cleanup) {
+      super((held) => { if (mine === vmNumber) cleanup(held); });
+    }
+  };
+  try {
+    return await loadMicroPython(options);
+  } finally {
+    globalThis.FinalizationRegistry = Native;
+  }
+}
+
 async function boot() {
   say("Starting the device\u2026");
   const files = await (await fetch("sim-files.json")).json();
-  const mp = await loadMicroPython({ heapsize: 512 * 1024, linebuffer: false,
+  const mp = await loadVm({ heapsize: 512 * 1024, linebuffer: false,
     stdout: (s) => console.log(s), stderr: (s) => console.error(s) });
   for (const [name, text] of Object.entries(files)) {
     const path = "/lib/" + name;
