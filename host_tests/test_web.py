@@ -4,9 +4,10 @@ The site is built into a temporary folder and served on 127.0.0.1 on a free port
 runs the firmware in the MicroPython VM; the tests press its buttons (touch, mouse, keys),
 read the LED element and the OLED element's canvas, and compare the pixels with the
 firmware's own framebuf rendering of the same view. Then offline: the service worker serves
-the reload and the action resumes from the flash kept in the browser. Screenshots go to a
-temporary folder and, with UPDATE_DOCS=1, over README's docs/img/ pictures (the terminal's
-ANSI output rendered as HTML).
+the reload and the action resumes from the flash kept in the browser. Erase flash asks for the
+referee code, which the firmware checks (`unlock CODE`), wrong tries and waits its own.
+Screenshots go to a temporary folder and, with UPDATE_DOCS=1, over README's docs/img/ pictures
+(the terminal's ANSI output rendered as HTML).
 """
 import ast
 import html
@@ -270,6 +271,118 @@ def test_phone_layout_and_screenshot(site, browser):
     shot = os.path.join(ARTIFACTS, "web-phone.png")
     page.screenshot(path=shot)
     publish(shot, "web.png")
+    ctx.close()
+
+
+# -- Erase flash: only with the referee code, checked by the firmware (`unlock CODE`) ---------
+ERASES = ("Erases the settings, the referee code (back to R H R H), the action in progress and "
+          "the log. Export the log first: make logs.")
+
+
+def start_action(page):
+    page.tap("button.big[data-button=DRAW]")
+    wait_text(page, "D:draw  S:stop")
+    wait_saved(page)
+
+
+def shown(page):
+    return page.evaluate("carddraw.line('show')")[0]
+
+
+STARS = "n => document.querySelector('#erase-code').textContent === '*'.repeat(n)"
+
+
+def enter_code(page, code, keys=False):
+    """The code into the open dialog, a * a press: its R H D S buttons tapped, or the letters
+    typed; then OK (or Enter), checked once the entry is cleared (the reply is in by then)."""
+    if keys:
+        page.keyboard.type(code.lower())
+    else:
+        for letter in code:
+            page.tap("#erase-dialog [data-code=%s]" % letter)
+    page.wait_for_function(STARS, arg=len(code))
+    if keys:
+        page.keyboard.press("Enter")
+    else:
+        page.tap("#erase-ok")
+    page.wait_for_function(STARS, arg=0)
+
+
+def said(page):
+    """What the dialog says after OK: the firmware's message (the dialog still open)."""
+    assert page.is_visible("#erase-dialog")
+    return page.text_content("#erase-said")
+
+
+def test_erase_flash_says_what_it_erases_cancel_keeps_it_all_and_the_code_erases(site, browser):
+    ctx = phone(browser)
+    page = open_device(ctx, site)
+    start_action(page)
+    booted = boots(page)
+    page.click("#erase")
+    assert page.is_visible("#erase-dialog")
+    assert page.text_content("#erase-what") == ERASES
+    box = page.locator("#erase-dialog").bounding_box()     # on a phone: all of it on screen
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]
+    for sel in ("[data-code=R]", "[data-code=S]", "#erase-ok", "#erase-cancel"):
+        assert page.locator("#erase-dialog " + sel).bounding_box()["height"] >= 44
+    page.tap("#erase-dialog [data-code=R]")
+    page.tap("#erase-dialog [data-code=H]")
+    page.wait_for_function(STARS, arg=2)
+    page.tap("#erase-cancel")                               # Cancel: nothing erased
+    page.locator("#erase-dialog").wait_for(state="hidden")
+    page.wait_for_function("document.querySelector('#status').textContent === 'Nothing erased.'")
+    page.click("#erase")
+    assert page.text_content("#erase-code") == ""           # a new entry each time
+    page.keyboard.press("Escape")                           # Escape is Cancel too
+    page.locator("#erase-dialog").wait_for(state="hidden")
+    assert shown(page)["screen"] == "active" and boots(page) == booted
+    page.click("#erase")
+    enter_code(page, "RHRH")                                # a fresh device's code: erased
+    wait_ready(page, booted)
+    assert page.is_hidden("#erase-dialog")
+    assert shown(page)["screen"] == "setup"
+    page.wait_for_function("document.querySelector('#status').textContent === "
+                           "'Flash erased: the device starts afresh.'")
+    assert page.errors == []
+    ctx.close()
+
+
+def test_erase_flash_wrong_codes_are_the_firmwares_tries_and_its_wait(site, browser):
+    ctx = phone(browser)
+    page = open_device(ctx, site)
+    start_action(page)
+    booted = boots(page)
+    page.click("#erase")
+    enter_code(page, "RHDD", keys=True)                    # typed: the keys go to the dialog
+    assert said(page).startswith("Wrong code")
+    assert page.text_content("#erase-code") == ""
+    show = shown(page)
+    assert show["screen"] == "active" and show["draws"] == 0   # no "d" reached the device
+    assert boots(page) == booted
+    # the try is counted on the device's flash: a reload keeps it
+    page.tap("#erase-cancel")
+    wait_saved(page)
+    page.reload()
+    wait_ready(page)
+    assert shown(page)["screen"] == "active"
+    booted = boots(page)
+    page.click("#erase")
+    enter_code(page, "DDDD", keys=True)
+    assert said(page).startswith("Wrong code")
+    enter_code(page, "SSSS", keys=True)                    # the 3rd wrong try (one before the
+    assert "Locked: wait" in said(page)                    # reload): the firmware's wait
+    enter_code(page, "RHRH", keys=True)                    # even the right code: refused
+    assert said(page).startswith("Locked: wait")
+    assert shown(page)["screen"] == "active" and boots(page) == booted
+    page.tap("#erase-cancel")
+    page.evaluate("carddraw.line('wait 30000')")           # the wait ends
+    page.click("#erase")
+    enter_code(page, "RHRH", keys=True)
+    wait_ready(page, booted)
+    assert shown(page)["screen"] == "setup"
+    assert page.errors == []
     ctx.close()
 
 

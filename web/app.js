@@ -12,6 +12,7 @@ const $ = (sel) => document.querySelector(sel);
 const oled = $("#oled");
 const led = $("#led");
 const status = $("#status");
+const eraseDialog = $("#erase-dialog");
 const image = new ImageData(128, 64);
 
 let dev = null;
@@ -62,10 +63,33 @@ function saveFlash() {
 }
 
 // -- power -----------------------------------------------------------------------------------
+// Every boot loads a fresh MicroPython VM: a power cycle clears all RAM, as on the board. The
+// VM's JavaScript side keeps its FinalizationRegistry in a global, made anew at each load, and
+// its cleanups free a Python object by number through the global Module, the latest VM: a
+// proxy of the previous VM collected after the next load freed an object of the new one (a
+// reply with zeroed bytes, "memory access out of bounds", a few boots after a Power cycle or
+// Erase flash). So a registry made while a VM loads cleans up only while that VM is the one
+// running; a VM switched off is dropped whole.
+let vmNumber = 0;
+async function loadVm(options) {
+  const mine = ++vmNumber;
+  const Native = globalThis.FinalizationRegistry;
+  globalThis.FinalizationRegistry = class extends Native {
+    constructor(cleanup) {
+      super((held) => { if (mine === vmNumber) cleanup(held); });
+    }
+  };
+  try {
+    return await loadMicroPython(options);
+  } finally {
+    globalThis.FinalizationRegistry = Native;
+  }
+}
+
 async function boot() {
   say("Starting the device\u2026");
   const files = await (await fetch("sim-files.json")).json();
-  const mp = await loadMicroPython({ heapsize: 512 * 1024, linebuffer: false,
+  const mp = await loadVm({ heapsize: 512 * 1024, linebuffer: false,
     stdout: (s) => console.log(s), stderr: (s) => console.error(s) });
   for (const [name, text] of Object.entries(files)) {
     const path = "/lib/" + name;
@@ -229,7 +253,7 @@ for (const el of document.querySelectorAll("wokwi-pushbutton")) {
 }
 
 document.addEventListener("keydown", (e) => {
-  if (e.ctrlKey || e.altKey || e.metaKey || e.repeat || !keys) return;
+  if (e.ctrlKey || e.altKey || e.metaKey || e.repeat || !keys || eraseDialog.open) return;
   if (KEYS[e.key]) {
     e.preventDefault();
     keys.tap(...KEYS[e.key]);
@@ -242,11 +266,100 @@ $("#power").addEventListener("click", () => {
   powerOff();
   boot().catch(failedToStart);
 });
-$("#erase").addEventListener("click", async () => {
-  if (!confirm("Erase the flash: settings, the action in progress and the log?")) return;
+
+// -- Erase flash: only with the referee code, as the device keeps all it erases --------------
+// The code is entered as the device takes it (4 to 8 presses of R H D S: the dialog's buttons
+// or the letters typed, a * a press) and checked by the firmware itself: the bench protocol's
+// `unlock CODE` is the lock screen's own check, with its count of wrong tries and its waits
+// (the count is a setting on the flash, so a reload keeps it). Only {"ok": "unlock"} erases;
+// an error's message (a wrong code, a wait, a code too short) is shown and nothing changes.
+const MAX_PRESSES = 8;
+let entered = "";                       // the presses so far, as letters
+let erasing = false;
+
+function showEntered() {
+  const code = $("#erase-code");
+  code.textContent = "*".repeat(entered.length);
+  const n = entered.length;
+  code.setAttribute("aria-label", `${n} ${n === 1 ? "press" : "presses"}`);
+}
+function enter(letter) {
+  if (entered.length < MAX_PRESSES) entered += letter;
+  showEntered();
+}
+function takeBack() {
+  entered = entered.slice(0, -1);
+  showEntered();
+}
+function eraseSaid(text) {
+  $("#erase-said").textContent = text;
+}
+
+function openErase() {
+  entered = "";
+  erasing = false;
+  showEntered();
+  eraseSaid("");
+  eraseDialog.showModal();
+}
+
+function checkAndErase() {
+  if (!dev) {
+    eraseSaid("The device is off: nothing erased. Power cycle it, then try again.");
+    return;
+  }
+  const code = entered;                 // only R H D S: one protocol line, nothing more
+  entered = "";
+  showEntered();
+  let replies;
+  try {
+    replies = runLine(`unlock ${code}`);
+    saveFlash();                        // a wrong try counted is on the flash at once
+  } catch (e) {
+    eraseDialog.close();
+    powerOff();
+    say(`The simulator stopped: ${e.message || e}`, true);
+    return;
+  }
+  const reply = replies.find((r) => r.ok === "unlock" || r.error !== undefined);
+  if (!reply || reply.ok !== "unlock") {
+    // the firmware's own words, without the protocol's "unlock: " before them
+    eraseSaid(reply ? reply.error.replace(/^unlock: /, "")
+      : "The device did not answer: nothing erased.");
+    return;
+  }
+  erasing = true;
+  eraseDialog.close();
   powerOff();
   localStorage.removeItem(FLASH_KEY);
-  await boot().catch(failedToStart);
+  boot().then(() => say("Flash erased: the device starts afresh."), failedToStart);
+}
+
+$("#erase").addEventListener("click", openErase);
+for (const el of eraseDialog.querySelectorAll("[data-code]")) {
+  el.addEventListener("click", () => enter(el.dataset.code));
+}
+$("#erase-back").addEventListener("click", takeBack);
+$("#erase-ok").addEventListener("click", checkAndErase);
+$("#erase-cancel").addEventListener("click", () => eraseDialog.close());
+eraseDialog.addEventListener("close", () => {
+  entered = "";
+  showEntered();
+  if (!erasing) say("Nothing erased.");
+});
+eraseDialog.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.altKey || e.metaKey) return;
+  const letter = e.key.length === 1 ? e.key.toUpperCase() : "";
+  if (letter && "RHDS".includes(letter)) {
+    e.preventDefault();
+    if (!e.repeat) enter(letter);
+  } else if (e.key === "Backspace") {
+    e.preventDefault();
+    takeBack();
+  } else if (e.key === "Enter" && e.target !== $("#erase-cancel")) {
+    e.preventDefault();                 // Enter is OK (Escape is Cancel, the dialog's own)
+    if (!e.repeat) checkAndErase();
+  }
 });
 
 // the OLED and the device's buttons as wide as the case allows
@@ -261,6 +374,14 @@ function fit() {
 addEventListener("resize", fit);
 fit();
 
+// A bench-protocol line run to its end in simulated time -> its replies, parsed.
+function runLine(text) {
+  const r = dev.line(text);
+  keys.sync();
+  draw();
+  return r.replies.map((x) => JSON.parse(x));
+}
+
 function say(text, error = false) {
   status.textContent = text;
   status.classList.toggle("error", error);
@@ -270,13 +391,7 @@ function say(text, error = false) {
 window.carddraw = {
   ready: false,
   get device() { return dev; },
-  // a bench-protocol line run to its end in simulated time -> its replies, parsed
-  line(text) {
-    const r = dev.line(text);
-    keys.sync();
-    draw();
-    return r.replies.map((x) => JSON.parse(x));
-  },
+  line: runLine,
   // the firmware's own rendering (render.render on a framebuf) of the view on the display
   renderView() { return Array.from(dev.renderView()); },
   screen() { return Array.from(dev.screen); },
