@@ -51,7 +51,7 @@ def test_every_scenario_passes_in_the_simulator():
 def test_a_wrong_expectation_is_reported_fail_with_exit_1(tmp_path):
     path = tmp_path / "wrong.txt"
     path.write_text("show\n=> {\"screen\": \"active\"}\npress RANK\n=> {\"ok\": \"press\"}\n"
-                    "bogus\nshow\n=> {\"lines\": [\"Set-up\", \"Surg*\", \"Ranks 2*\", \"*\", \"*\", "
+                    "bogus\nshow\n=> {\"lines\": [\"Set-up*\", \"Surg*\", \"Ranks 2*\", \"*\", \"*\", "
                     "\"*\", \"*\", \"*\"]}\n")
     done = tool("--sim", "run", str(path))
     assert done.returncode == 1

@@ -347,10 +347,15 @@ def test_a_referee_decision_taken_on_the_card_screen_clears_the_black_card(decis
     c.press("DRAW", 0)
     assert c.view().screen == "card" and c.view().led == "black" and c.action.state == "referee"
     c.long("STOP", 0)
-    for k in "RHRH":  # the default code
+    for k in "RHRH":  # the default code, compared once its try is counted (settle)
         c.press(KEY[k], 0)
-    while not any(x.startswith(">" + decision) for x in c.view().lines):
+        c.settle()
+    assert c.view().screen == "refmenu"
+    for _ in range(20):  # the menu's rows, down to the decision
+        if any(x.startswith(">" + decision) for x in c.view().lines):
+            break
         c.press("HELP", 0)
+    assert any(x.startswith(">" + decision) for x in c.view().lines), c.view().lines
     c.press("DRAW", 0)
     assert c.view().screen == after and c.action.state == after
     assert c.play.card is None and c.resume_state()["screen"] == after
