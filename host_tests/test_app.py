@@ -248,3 +248,36 @@ def test_an_error_repeating_every_pass_is_logged_once():
         RESULT = [rec["why"] for rec in records if rec["ev"] == "error"]
     """)
     assert len(r) == 2 and r[0].startswith("OSError") and r[1] == "ValueError: other"
+
+
+def test_no_self_test_while_a_timed_action_is_open():
+    """R21: powering on with DRAW held would stop a timed action's clock for the self-test's
+    length; with a timed action open the test does not start, the screen says why, and the
+    timed draw comes when due. With no action open it runs."""
+    r = vm("""
+        app = boot()
+        app.controller.settings["timed"] = True
+        app.controller.settings["interval"] = 30
+        app.controller.settings_version += 1
+        send(app, "press DRAW")                         # the timed action starts
+        run(app, 200)
+        app2 = boot(seed=5)                             # a power cut, DRAW held at power-on
+        ran = app2.begin_selftest(CLOCK.t)
+        run(app2, 100)
+        shown = app2.controller.show()
+        run(app2, 40000)                                # the resume's warning, then the draw
+        after = app2.controller.show()
+        RESULT = {"ran": ran, "test": app2.selftest is None, "shown": shown, "after": after}
+    """)
+    assert r["ran"] is False and r["test"] is True
+    assert r["shown"]["screen"] == "message" and "No self-test" in r["shown"]["lines"][0]
+    assert "timed" in " ".join(r["shown"]["lines"])
+    assert r["after"]["draws"] >= 1                      # the clock went on
+
+
+def test_the_self_test_runs_when_no_timed_action_is_open():
+    r = vm("""
+        app = boot()
+        RESULT = [app.begin_selftest(CLOCK.t), app.selftest is not None]
+    """)
+    assert r == [True, True]

@@ -592,7 +592,7 @@ def test_power_on_self_test_walks_the_hardware_and_passes_with_every_button():
     assert r["tones"] >= 8                                        # every buzzer pattern played
     assert r["result"][1] == [0, 255, 0]                          # passed: the LED green
     assert r["app_before_draw"] is False and r["still"] is True   # waits for a fresh DRAW
-    assert r["app"] == "setup" and r["screen"][0] == "Set-up"
+    assert r["app"] == "setup" and r["screen"][0] == "Set-up !code"  # the default code
     assert r["log"] == [{"ev": "selftest", "ms": r["log"][0]["ms"], "result": "passed",
                          "missing": [], "vsys_mv": 4000}]
     assert r["feeds"][0] >= r["feeds"][1] // 20      # the watchdog fed every pass, test or app

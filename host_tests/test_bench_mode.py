@@ -35,6 +35,7 @@ import handheld  # noqa: E402
 
 CODE = "RHRH"                   # the default code (config.DEFAULT_LOCK keeps its hash)
 REFUSED = "%s needs bench mode: unlock CODE first"
+DEFAULT_WARNING = "the referee code is still the default R H R H: change it"
 GATED_LINES = [("seed 5", "seed"), ("test draws 10", "test draws"), ("test led black", "test led"),
                ("log ack %d %s", "log ack"), ("maint", "maint")]
 
@@ -137,7 +138,7 @@ def test_each_gated_command_is_refused_before_unlock_changes_nothing_then_works(
         b.run(100)
         assert b.state() == before, text           # nothing changed, nothing logged
     assert kbd == [] and b.app.bench is None
-    assert b.one("unlock " + CODE) == {"ok": "unlock", "minutes": 10}
+    assert b.one("unlock " + CODE) == {"ok": "unlock", "minutes": 10, "warning": DEFAULT_WARNING}
     got = {}
     for text, name in GATED_LINES:
         got[name] = b.one(gated_line(b, text))
@@ -264,7 +265,7 @@ def test_a_seeded_device_says_so_on_every_screen_and_in_every_record_until_reboo
     for screen, (title, drawn) in views.items():
         assert "SEED" in title and "SEED" in drawn, (screen, title, drawn)
         assert len(title) <= config.TITLE_COLS
-    assert views["setup"][0] == "Set-up    SEED"
+    assert views["setup"][0] == "Set-up !  SEED"  # the default code's mark, shortened
     assert views["active"][1] == "SEEDED"       # the graphics' title
     after = b.records()[unseeded:]
     assert [r["ev"] for r in after][:2] == ["bench", "seed"]
@@ -340,11 +341,11 @@ def test_bench_mode_runs_in_the_micropython_vm():
     assert r["refused"] == [{"error": REFUSED % n} for n in ("seed", "test draws", "test led",
                                                               "maint")]
     assert r["wrong"]["error"].startswith("unlock: Wrong code")
-    assert r["unlock"] == {"ok": "unlock", "minutes": 10}
+    assert r["unlock"] == {"ok": "unlock", "minutes": 10, "warning": DEFAULT_WARNING}
     assert r["seed"] == {"ok": "seed", "seed": 5} and r["draws"]["ok"] == "draws"
     assert r["maint"] == {"ok": "maint", "usb": "open"}
     assert r["screen"] == ["Maintenan SEED", "USB open until", "next restart"]  # seeded
-    assert r["title"] == "Set-up    SEED"
+    assert r["title"] == "Set-up !  SEED"
     assert r["lock"] == {"ok": "lock"} and r["after"] == {"error": REFUSED % "seed"}
     assert r["timeout"] == {"error": REFUSED % "test draws"}
     evs = [(x["ev"], x.get("mode") or x.get("result")) for x in r["log"]]
@@ -398,6 +399,7 @@ class Shell:
     bench = None
     maint = False
     restart_at = None
+    job = None         # protocol's job for the next pass (unlock's judging)
 
     def __init__(self, controller):
         self.controller = controller
@@ -449,6 +451,7 @@ def clone(s):
     n.rng.seeded = c.rng.seeded
     t = Shell(n)
     t.bench, t.maint, t.test, t.usb = s.bench, s.maint, s.test, list(s.usb)
+    t.job = s.job
     return t
 
 
@@ -462,6 +465,9 @@ def event(s, kind, arg, colour):
     n = clone(s)
     c = n.controller
     c.rng.want = colour
+    if n.job is not None and kind != "power":  # the pass after an unlock: the try judged,
+        job, n.job = n.job, None               # counted on flash since the pass before
+        n.replies.append(job.step(n, c.now))   # (a power cut first: never judged)
     if kind == "press":
         c.press(arg, c.now)
     elif kind == "long":
@@ -543,7 +549,7 @@ def key(s):
             referee_screen.back.name if shown.locked else None,
             getattr(shown, "cur", None), getattr(shown, "editing", None),
             m and json.dumps([m.title, m.text, m.back.name]), s.bench is not None, s.maint,
-            s.test and s.test.name, c.seeded,
+            s.test and s.test.name, c.seeded, s.job and s.job.code,
             min(lockcode.wait_ms(c), 1) if c.settings["lock_fails"] else 0)
 
 
@@ -605,7 +611,7 @@ def test_no_line_or_press_without_the_code_chooses_sees_or_fakes_a_card(name, ch
 def test_the_search_finds_every_gated_power_when_it_knows_the_code():
     """The same search with the right code among its lines: the checks are not vacuous."""
     settings = dict(config.defaults(), lock="SDHR")
-    _, _, found = search(settings, False, 2, SEARCH_LINES + ["unlock SDHR"])
+    _, _, found = search(settings, False, 3, SEARCH_LINES + ["unlock SDHR"])
     kinds = {b.split(":")[0] for bad, _ in found for b in bad}
     assert {"seed worked", "test draws worked", "test led worked", "maint worked", "bench mode",
             "log ack worked",

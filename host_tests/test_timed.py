@@ -232,8 +232,11 @@ def test_R21_a_card_with_no_decision_left_goes_on_by_itself():
     assert c.view().screen == "card" and c.action.draws == 2
 
 
-def test_R21_R15_a_card_with_redraws_left_is_accepted_when_the_next_warning_ends():
-    c = dev("yellow", "yellow", timed=True, interval=30, needed=3, redraws=1)
+def test_R21_R15_a_card_with_redraws_left_is_accepted_and_the_next_drawn_when_due():
+    """A lead who never decides draws at the same cadence as one who does (R21): at the due
+    time the pending card is accepted (R15) and the next card drawn at once, an interval
+    after the last draw; and again an interval later."""
+    c = dev("yellow", "yellow", "green", timed=True, interval=30, needed=3, redraws=1)
     keys(c, "D", 0)
     keys(c, "D", 1000)
     assert c.view().screen == "card" and not c.play.applied
@@ -242,13 +245,26 @@ def test_R21_R15_a_card_with_redraws_left_is_accepted_when_the_next_warning_ends
     assert c.action.pending == "yellow"
     c.tick(31000)
     log = c.take_log()
-    assert [r["ev"] for r in log] == ["accept"] and log[0]["card"] == "yellow"
-    assert c.action.pending is None and c.view().screen == "active"
-    # the acceptance took that interval's turn: the next draw an interval later
+    assert [r["ev"] for r in log] == ["accept", "draw"] and log[0]["card"] == "yellow"
+    assert log[1]["timed"] and log[1]["n"] == 2 and log[1]["card"] == "yellow"
+    assert c.action.pending == "yellow" and c.view().screen == "card"
     ticks(c, 31000, 60999)
-    assert c.action.draws == 1
-    c.tick(61000)
     assert c.action.draws == 2
+    c.tick(61000)
+    assert c.action.draws == 3 and [r["ev"] for r in c.take_log()][-2:] == ["accept", "draw"]
+
+
+def test_R21_R14_an_acceptance_at_the_due_time_that_needs_the_referee_draws_nothing():
+    """A pending black with redraws left, accepted at the due time, goes to the referee
+    (R14): no card is drawn over it."""
+    c = dev("black", timed=True, interval=30, referee=True, black=1, redraws=1)
+    keys(c, "D", 0)                     # set-up: the action starts
+    keys(c, "D", 1000)                  # the black, a redraw left
+    assert c.action.pending == "black" and not c.play.applied
+    c.take_log()
+    ticks(c, 1000, 31000)
+    assert [r["ev"] for r in c.take_log()] == ["accept"]
+    assert c.action.state == "referee" and c.action.draws == 1
 
 
 # -- R22: an empty deck in timed mode -----------------------------------------------------------

@@ -171,6 +171,8 @@ class App:
 
     def update(self, now):
         """The app's work in a pass: inputs, controller, persist, reveal, then idle work."""
+        if self.controller.play is None:  # on set-up: may a new action start?
+            self.controller.room(self.store.room_for_action())
         events = self.board.buttons.poll(now)
         for name, kind in events:
             self.button(name, kind, now)
@@ -191,9 +193,17 @@ class App:
     # -- the power-on self-test ------------------------------------------------------------------
     def begin_selftest(self, now):
         """Run the power-on self-test (selftest.py) in the loop passes to come; the app starts
-        when it ends. Protocol lines typed meanwhile wait on the console."""
+        when it ends. Protocol lines typed meanwhile wait on the console. Not while a timed
+        action is open (R21: nothing a player does holds the next draw back; the test would
+        stop its clock): the screen says so and play goes on. -> whether it runs."""
+        c = self.controller
+        if c.play is not None and c.settings["timed"] and c.action.state == "active":
+            c.say("No self-test", "Not while a timed action is open: end it first.",
+                  beep="warn")
+            return False
         from carddraw.selftest import SelfTest  # a rare path: imported on first use, kept
         self.selftest = SelfTest(self.board, self.store, now)
+        return True
 
     def selftest_pass(self, now):
         test = self.selftest

@@ -74,6 +74,7 @@ class Controller:
         self.seeded = False        # seed() chose the cards: every record and screen says so
         self.play = None           # the action in play (play.Play)
         self.chained = False       # R17: the next action is chained
+        self.log_room = True       # the log can hold a new action to its end (the app says)
         wait = lockcode.wait_for(self.settings["lock_fails"])
         self.lock_until = now_ms + wait if wait else None  # a wait due at boot runs from it
         wait = lockcode.wait_for(self.settings["recovery_fails"])
@@ -134,7 +135,10 @@ class Controller:
             lines[0] = lines[0][:TITLE_COLS]  # room for the battery icon
             art = shown.art(lines)
             if self.seeded:  # the bench's seed chose the cards: every screen says so
-                title = lines[0][:TITLE_COLS - 5]
+                title = lines[0]
+                if len(title) > TITLE_COLS - 5:  # the default code's mark, shortened
+                    title = title.replace(" !code", " !")
+                title = title[:TITLE_COLS - 5]
                 lines[0] = title + " " * (TITLE_COLS - 4 - len(title)) + "SEED"
                 if art:  # the graphics' title (their icon and mark still name the skill)
                     art = art[:2] + ("SEEDED",) + art[3:]
@@ -241,6 +245,12 @@ class Controller:
             shown["draws"] = action.draws
         return shown
 
+    def room(self, free):
+        """The app's word each pass: whether the log can hold a new action to its end."""
+        if free != self.log_room:
+            self.log_room = free
+            self._view = None  # set-up says so, or no longer
+
     def settle(self):
         """What waited for the pass's changes to be on flash: the app calls this after its
         persist (a code try counted, now compared); tick() calls it too."""
@@ -333,7 +343,11 @@ class Controller:
             self.settings_version += 1
 
     def start(self):
-        """Set-up's DRAW: the action the settings describe, in play."""
+        """Set-up's DRAW: the action the settings describe, in play -- unless the log could
+        not hold it to its end: a full log stops play, never records."""
+        if not self.log_room:
+            self.say("Log full", "Export the log over USB (make logs), then start.")
+            return
         self.play = Play.start(self)
         self.chained = False
         self.go_home()

@@ -34,6 +34,13 @@ class Known:
         return self.index
 
 
+
+def closes(r):
+    """Whether a record puts its action away for good (R17): chained, ended by the
+    referee, or closed as lost after a power cut."""
+    return r.get("ev") == "chain" or (r.get("ev") == "end"
+                                      and r.get("outcome") in ("ended by referee", "lost"))
+
 class Play:
     def __init__(self, ctl, action):
         self.ctl = ctl
@@ -110,6 +117,11 @@ class Play:
         """After a power cut: the action from its records (the first its start), played
         again, then the hint. -> the Play, or None when the action is over and put away.
         Raises ValueError (or another exception) when the records do not make an action."""
+        # an action already put away stays away, even when a record before its closing
+        # record is spoilt: played again it would raise at that record on every boot
+        for r in records:
+            if closes(r):
+                return None
         start = records[0]
         play = cls(ctl, Action(start["skill"], start["ranks"], start["helpers"],
                                start["bonus"], *start["difficulty"], needed=start["needed"],
@@ -157,7 +169,7 @@ class Play:
             self.adjust(r["colour"], r["delta"])
         elif ev == "undo":
             self.undo_draw()
-        elif ev == "chain" or (ev == "end" and r.get("outcome") in ("ended by referee", "lost")):
+        elif closes(r):
             return True
         self.check(r)
         return False
@@ -336,15 +348,18 @@ class Play:
         return False
 
     def due_now(self):
-        """R21: the timed turn, the warning over. A card on show whose result applied goes,
-        and the next is drawn. One with redraws left (R15) is accepted instead, as DRAW would:
-        the lead did not decide in time. That acceptance takes this interval's turn: the next
-        draw comes an interval later, after its own warning, the rhythm as after any draw."""
+        """R21: the timed turn, the warning over. A card on show whose result applied goes;
+        one with redraws left (R15) is accepted, as DRAW would: the lead did not decide in
+        time. Then the next card is drawn, so a lead who never decides draws at the same
+        cadence as one who does: an interval after the last draw, whatever was pending. No
+        draw when that acceptance ended the action or needs the referee (R14), or when the
+        deck is empty (R22)."""
         if self.card is not None and not self.applied:
             self.take_card()
+        self.card = None
+        if self.action.state != ACTIVE or self.action.deck.total() == 0:
             self.rearm()
             return
-        self.card = None
         self.draw(True)
 
     # -- the referee's (R14, R18, R19; the screens behind the lock call these) ---------------

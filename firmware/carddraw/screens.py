@@ -215,7 +215,8 @@ class Setup(Screen):
                 "Ranks %d  Help %d" % (settings["ranks"], settings["helpers"]),
                 team_line(settings), task_line(settings), deck_line(counts),
                 ("Need %d " % needed if needed > 1 else "Chance  ") + "%6s" % chance,
-                "Task set by ref" if settings["frozen"] else "S:task  D:start"], None
+                "log full: export" if not ctl.log_room
+                else "Task set by ref" if settings["frozen"] else "S:task  D:start"], None
 
 
 def team_line(settings):

@@ -13,8 +13,9 @@
 # raises on a flash error: it says "flash error" on screen and the pass is tried again.
 # A run of records identical apart from "ms" costs one {"ev": "repeat", "x": N} line per
 # config.LOG_REPEATS of them. Over the log's soft limit (config.LOG_RESERVE kept for an action
-# to its end), records that are not the action's, the lock's or the bench's are only counted,
-# and logged as {"ev": "dropped", "n": N} once there is room.
+# to its end, and a quarter more), records that are not the action's, the lock's or the
+# bench's are only counted, and logged as {"ev": "dropped", "n": N} once there is room: so
+# only play fills the log to where no new action may start.
 import json
 import os
 
@@ -76,6 +77,7 @@ class Store:
         self._repeats = 0
         self._repeat_ms = None
         self._dropped = 0      # records only counted: the log over its soft limit
+        self._no_room = False  # room_for_action() said no: until an ack or a boot
         self._retry = []       # records a refusing flash did not take yet
         self._log_bad = 0      # damaged log lines last reported
 
@@ -215,8 +217,16 @@ class Store:
         return not self._waiting()
 
     def room_for_action(self):
-        """Whether the log can hold a new action to its end (config.LOG_RESERVE free)."""
-        return self._open() and self.logfile.free() - self._waiting_bytes() >= self.reserve
+        """Whether the log can hold a new action to its end (config.LOG_RESERVE free). Once
+        not, not until the bench acknowledges an export (the only thing that frees room) or
+        a boot counts afresh: the journal's records are counted at their largest while they
+        wait, so the figure would otherwise flicker as idle passes move them on."""
+        if self._no_room:
+            return False
+        if not self._open():
+            return False  # a flash error: said on screen, and tried again next pass
+        self._no_room = self.logfile.free() - self._waiting_bytes() < self.reserve
+        return not self._no_room
 
     @property
     def full(self):
@@ -260,6 +270,7 @@ class Store:
             if not self._write(config.LOG_EXPORTED_FILE, seq):
                 return "flash error"
             log.exported = seq
+        self._no_room = False
         self.flush()  # records waiting for room go now
         return None
 
@@ -366,7 +377,9 @@ class Store:
     def _merged(self, records):
         """A pass's records with repeats counted and, over the soft limit, others dropped."""
         out = []
-        over = self.logfile.free() - self._waiting_bytes() < self.reserve
+        # others stop a quarter of the reserve early, so that they alone never fill the log
+        # to where no action may start (room_for_action): only play's records go further
+        over = self.logfile.free() - self._waiting_bytes() < self.reserve + self.reserve // 4
         for record in records:
             same = dict(record)
             same.pop("ms", None)
