@@ -545,8 +545,9 @@ class Stream:
     """A console input holding the given bytes, read one character at a time (latin-1, as
     bytes arrive); poll readiness comes from a pipe that holds a byte while data is left."""
 
-    def __init__(self, data, endless=False):
+    def __init__(self, data, endless=False, limit=200_000):
         self.data = data
+        self.limit = limit  # reads in all: more means a pass that never ends
         self.i = 0
         self.reads = 0
         self.endless = endless
@@ -558,7 +559,7 @@ class Stream:
 
     def read(self, n):
         self.reads += 1
-        if self.reads > 200_000:
+        if self.reads > self.limit:
             raise RuntimeError("Console.lines() is still reading")
         if self.i >= len(self.data):
             if not self.endless:
@@ -663,6 +664,66 @@ def test_the_protocol_queue_and_its_replies_are_bounded_while_a_wait_holds_the_q
     assert [json.loads(r)["error"] for r in replies] == [
         "%d replies dropped: the host did not read" % (10000 - MAX_QUEUE - config.MAX_REPLIES),
         "busy: %d lines waiting, line ignored" % MAX_QUEUE]
+
+
+class StuckHost:
+    """The USB port as a laptop holds it open and never reads: a pipe no one reads (Linux's
+    64 KB; poll says POLLOUT while it has room), its write end non-blocking. A write into a full port would wait on the board
+    (up to 500 ms a write, ../shared/TOOLCHAIN.md): here it raises BlockingIOError, so a
+    console that ever writes without the port's leave fails the test."""
+
+    def __init__(self):
+        self.r, self.w = os.pipe()
+        os.set_blocking(self.w, False)
+        self.written = 0
+
+    def fileno(self):
+        return self.w
+
+    def write(self, text):
+        self.written += os.write(self.w, text.encode())
+
+    def close(self):
+        os.close(self.r)
+        os.close(self.w)
+
+
+def test_a_host_that_holds_the_port_and_never_reads_stalls_nothing():
+    """Issue 20's attack 4: a host floods the console with lines and never reads a reply.
+    The port fills; the console then writes nothing (never a write that would wait), the
+    replies past the queue are dropped and counted, and meanwhile the buttons work, the
+    timed draws come when due (R21) and every pass feeds the watchdog."""
+    app, fs, board = boot(FakeFlash())
+    board.watchdog(5000)
+    app.controller.change("timed", True)
+    app.controller.change("interval", 30)
+    app.controller.change("needed", 9)             # no success ends it in two minutes
+    host = StuckHost()
+    lines = Stream(b"show\nlog\nshow\n", endless=True, limit=10 ** 7)
+    try:
+        app.listen(lines, host)
+        t = 10_100
+        board.buttons.push("DRAW")                 # set-up: the timed action starts
+        for i in range(6000):                      # two minutes of 20 ms passes
+            t += 20
+            if i in (250, 400):
+                board.buttons.push("DRAW")         # a draw by hand, and its card taken
+            assert app.loop_pass(t)
+        full = host.written
+        for i in range(200):                       # the port stays full: nothing more goes
+            t += 20
+            assert app.loop_pass(t)
+    finally:
+        lines.close()
+        host.close()
+    assert full >= 16384 and host.written == full
+    assert app.replies_dropped > 1000
+    assert board.wdt.feeds >= 6200
+    draws = [r for r in app.store.read_log()[0] if r["ev"] == "draw"]
+    assert [r["n"] for r in draws if not r["timed"]] == [1]      # the press worked
+    timed = [r for r in draws if r["timed"]]
+    assert len(timed) >= 3                         # 2 minutes at 30 s, the first after 35 s
+    assert app.controller.action.draws >= 3
 
 
 # -- buttons in the VM: chatter, several at once, held through boot -----------------------------

@@ -396,3 +396,107 @@ def test_a_console_reply_waits_for_the_flash():
         b.step(20)
     assert replied and replied[-1]["draws"] == 1
     assert protocol.MAX_QUEUE >= 2
+
+
+# -- issue 20's attacks 2 and 3: a laptop on the USB cable, a cut or a reset at any moment ------
+def attack(lines, settings):
+    """A Bench at an action's start, on a recording chip, sent `lines` in one write with a
+    reply recorder: -> (the bench, [(chip operations done when the reply was written, the
+    reply)]). Operations are counted from the recording's start, as cuts() numbers them."""
+    fs = FakeFlash({config.SETTINGS_FILE: json.dumps(settings).encode()})
+    b = Bench(fs)
+    b.press("DRAW")                                   # the action starts
+    fs.chip.record()
+    fs.chip.reset_counts()
+    seen = []
+    keep = b.app.write
+
+    def write(text):
+        seen.append((b.ops(), json.loads(text)))
+        keep(text)
+    b.app.write = write
+    for text in lines:
+        b.app.line(text)
+    for _ in range(40):
+        b.step(20)
+    return b, seen
+
+
+def done_by(n, mode):
+    """Chip operations done when a cut at operation n in `mode` left the chip."""
+    return n if mode == "after" else n - 1
+
+
+def test_the_usb_re_roll_attack_finds_no_fresh_card():
+    """Attack 2: `press DRAW` and 14 `show` lines in one write; the laptop sees the card in a
+    reply and, when it is unwanted, cuts the power (or stops reading so the watchdog resets
+    the board) to draw again. A cut at every program and erase of those passes, in each torn
+    mode: whenever a reply had shown the card, the device comes back with that same card on
+    show and its draw record on flash; when none had, nothing of the card was seen. No cut
+    gives the laptop a second card for the same draw."""
+    b, seen = attack(["press DRAW"] + ["show"] * 14, START)
+    card, draws = b.c.play.card, b.c.action.draws
+    assert draws == 1 and card is not None
+    shown_at = min(at for at, r in seen if r.get("draws") == 1)  # the first reply showing it
+    cuts = revealed = 0
+    for n, mode, image in b.fs.chip.cuts():
+        cuts += 1
+        app, store, _ = boot(image)
+        c = app.controller
+        if done_by(n, mode) >= shown_at:                # the laptop saw the card
+            revealed += 1
+            assert c.action.draws == 1 and c.play.card == card, (n, mode)
+            draws_logged = [r for r in store.read_log()[0] if r["ev"] == "draw"]
+            assert [r["card"] for r in draws_logged] == [card]
+        elif c.action.draws == 1:                       # on flash, not yet seen: the same card
+            assert c.play.card == card
+    assert cuts > 3 and revealed > 0 and shown_at > 0   # the draw's commit came first
+
+
+def test_the_usb_code_guess_attack_leaves_every_try_counted(monkeypatch):
+    """Attack 3: per boot, `unlock` two wrong guesses and then the right code, `maint` and 12
+    `show` lines in one write, hoping a reset before the save forgets the tries. Every try is
+    on flash, its count raised, before it is compared (lockcode.judge checks the flash as it
+    starts); a cut at every program and erase of those passes, in each torn mode: the wrong
+    tries whose replies were seen are logged, and the maintenance flag is never on flash
+    without both wrong tries logged and bench mode's record."""
+    from carddraw import lockcode
+    fs_of = {}
+    judged = []
+    real_judge = lockcode.judge
+
+    def judge(ctl, entered):
+        on_flash = Store(fs=fs_of["fs"].reboot(), segment=SEGMENT).load_settings()[0]
+        assert on_flash["lock_fails"] == ctl.settings["lock_fails"] >= 1   # counted first
+        judged.append(entered)
+        return real_judge(ctl, entered)
+    monkeypatch.setattr(lockcode, "judge", judge)
+    settings = dict(START, lock=lockcode.hashed("SDHR", "00ff00ff00ff00ff"))
+    fs = FakeFlash({config.SETTINGS_FILE: json.dumps(settings).encode()})
+    fs_of["fs"] = fs
+    lines = ["unlock SDHH", "unlock SDRR", "unlock SDHR", "maint"] + ["show"] * 12
+    b = Bench(fs)
+    b.press("DRAW")
+    fs.chip.record()
+    fs.chip.reset_counts()
+    seen = []
+    keep = b.app.write
+    b.app.write = lambda text: (seen.append((b.ops(), json.loads(text))), keep(text))
+    for text in lines:
+        b.app.line(text)
+    for _ in range(40):
+        b.step(20)
+    assert judged == ["SDHH", "SDRR", "SDHR"]
+    wrong_at = [at for at, r in seen if "Wrong code" in r.get("error", "")]
+    assert len(wrong_at) == 2 and any(r.get("ok") == "maint" for _, r in seen)
+    cuts = flagged = 0
+    for n, mode, image in fs.chip.cuts():
+        cuts += 1
+        app, store, fs2 = boot(image)
+        recs = store.read_log()[0]
+        wrong = [r for r in recs if r["ev"] == "lock" and r["result"] == "wrong"]
+        assert len(wrong) >= sum(1 for at in wrong_at if at <= done_by(n, mode)), (n, mode)
+        if protocol.MAINT_FLAG in fs2.listdir(""):
+            flagged += 1
+            assert len(wrong) == 2 and any(r["ev"] == "bench" and r["mode"] == "on" for r in recs)
+    assert cuts > 10 and flagged > 0

@@ -218,12 +218,14 @@ class App:
     def persist(self):
         """What the pass changed, on flash before anything of it is shown: the controller's
         records, its settings and its hint, one journal entry (store.commit). A flash that
-        refuses is tried again next pass, and its notice says so on screen."""
+        refuses is tried again next pass, and its notice says so on screen. -> whether it
+        is all on flash."""
         c = self.controller
-        self.store.commit(c.take_log(), c.settings, c.hint())
+        ok = self.store.commit(c.take_log(), c.settings, c.hint())
         if c.settings_version != self.settings_version:
             self.settings_version = c.settings_version
             self.apply_settings()
+        return ok
 
     def output(self, now, quick=False):
         """LED first, then the buzzer, then the display, and the display only if the view

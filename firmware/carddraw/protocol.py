@@ -311,7 +311,9 @@ def maint(app, cmd, args, now):
     and no watchdog running. The only writer of MAINT_FLAG, and only in bench mode."""
     if args:
         return {"error": "maint takes no argument"}
-    if not flag(app, True):
+    # what led here (bench mode's record: the unlock) on flash before the flag, so that no
+    # maintenance boot is ever without its trace in the log
+    if not app.persist() or not flag(app, True):
         return {"error": "maint: the flash refused %s; nothing changed" % MAINT_FLAG}
     app.maint = True
     app.usb_interrupt(True)
