@@ -1,4 +1,4 @@
-"""Bench mode (issue 10): what chooses or reveals a card, fakes one on the LED, lets the log go
+"""Bench mode: what chooses or reveals a card, fakes one on the LED, lets the log go
 or opens the USB REPL needs `unlock CODE` on the console, with the lock screen's own check and
 wait; `lock`, 10 minutes without a console line and a reboot end it. A seeded device says so
 on every screen and in every record. App.run turns the interrupt key off; `maint` turns it on.

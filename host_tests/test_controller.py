@@ -571,7 +571,7 @@ def test_next_card_odds_R25_and_chance_R26_on_the_active_screen():
         assert v.lines[3] == "Chance  " + pct(success_chance(a))            # R26
         if a.draws < 2:
             keys(c, "D D")
-    # issue 11: one rounding rule (odds.fmt_chance); it rounded down and showed 4.2e-5 as 0.0%
+    # one rounding rule (odds.fmt_chance); it rounded down and showed 4.2e-5 as 0.0%
     assert pct(1.0) == "  100%" and pct(0.99999) == ">99.9%" and pct(0.0) == "    0%"
     assert pct(4.2e-5) == " <0.1%" and pct(0.97149) == " 97.1%" and pct(0.9715) == " 97.2%"
 

@@ -230,7 +230,9 @@ class ControllerMachine(RuleBasedStateMachine):
                 FUZZ["draws"] += 1
                 assert rec["n"] == self.draws, rec          # every draw is in the log, in order
                 self.last = rec["card"]
-                assert before is not None and before["pending"] is None
+                # a card still pending goes first: accepted by the clock (R21, R15)
+                assert before is not None and (before["pending"] is None
+                                               or (rec["timed"] and evs[-2:-1] == ["accept"]))
                 if rec["timed"]:                              # R21
                     FUZZ["timed draws"] += 1
                     assert kind == "tick" and c.settings["timed"]
@@ -305,13 +307,13 @@ class ControllerMachine(RuleBasedStateMachine):
 
 def test_fuzz_controller_state_machine():
     """`make fuzz` sets FUZZ_EXAMPLES=20000 (random examples each run); the default is a
-    fixed set of 150, so `make test` is quick and always the same."""
+    fixed set of 200, so `make test` is quick and always the same."""
     examples = os.environ.get("FUZZ_EXAMPLES")
-    n = int(examples or 150)
+    n = int(examples or 200)
     if examples is None:
         # the state machine's run takes its seed from the global random state, which other
         # tests move: pin it so the default run is the same whatever ran before
-        random.seed(150)
+        random.seed(200)
     run_state_machine_as_test(ControllerMachine, settings=hsettings(
         max_examples=n, stateful_step_count=100, deadline=None, derandomize=examples is None,
         database=None if examples is None else hsettings.default.database,

@@ -689,7 +689,7 @@ class StuckHost:
 
 
 def test_a_host_that_holds_the_port_and_never_reads_stalls_nothing():
-    """Issue 20's attack 4: a host floods the console with lines and never reads a reply.
+    """A laptop's attack: a host floods the console with lines and never reads a reply.
     The port fills; the console then writes nothing (never a write that would wait), the
     replies past the queue are dropped and counted, and meanwhile the buttons work, the
     timed draws come when due (R21) and every pass feeds the watchdog."""

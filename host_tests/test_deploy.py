@@ -296,7 +296,7 @@ def test_bad_code_and_the_help_say_what_is_allowed():
     assert "--code CODE" in out and "--build DIR" in out and "BOOTSEL" in out
 
 
-# -- the plan on a fake board, with a power cut at every step (issue 21) -----------------------
+# -- the plan on a fake board, with a power cut at every step --------------------------------
 class PowerCut(Exception):
     pass
 

@@ -1,4 +1,4 @@
-"""tools/event.py: an event's logs in one SQLite database, checked and reported (issue 13).
+"""tools/event.py: an event's logs in one SQLite database, checked and reported.
 The logs come from the firmware's own Controller and Store, played under CPython."""
 import glob
 import json

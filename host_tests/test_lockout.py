@@ -1,4 +1,4 @@
-"""The referee lock against a player who tries codes (issue 10): codes of 4 to 8 presses kept
+"""The referee lock against a player who tries codes: codes of 4 to 8 presses kept
 as a salted hash, a growing wait after wrong tries (3 free, then 30 s, doubling, 8 h at most)
 shown as a countdown and kept across a power cut, every wrong or refused try logged without
 the code. lockcode.py is the one place that checks a code; referee.py's lock and new-code

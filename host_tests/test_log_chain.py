@@ -422,7 +422,7 @@ def test_seq_and_hash_cost_under_35_bytes_a_record():
 
 
 def test_a_full_log_stops_new_actions_not_records():
-    """Issue 20's attack 7. Set-up presses (STOP, RANK, STOP, long HELP, not merged as
+    """Filling the log to play unrecorded: set-up presses (STOP, RANK, STOP, long HELP, not merged as
     repeats) stop being written before the log's reserve for an action (config.LOG_RESERVE,
     a quarter of a small log here): they are only counted, and an action may still start.
     Once play itself fills the log into the reserve, no action starts while the log could

@@ -1,4 +1,4 @@
-"""The maintenance boot (issue 10, USB): `maint`, in bench mode only, writes the one-shot flag
+"""The maintenance boot over USB: `maint`, in bench mode only, writes the one-shot flag
 protocol.MAINT_FLAG, replies, logs it and resets the board once the record is on flash;
 main.py at power-on removes the flag and starts neither the app nor the watchdog (the RP2040's
 watchdog cannot be stopped once started, so a deploy must come before it). Without the code

@@ -23,7 +23,7 @@ def test_r25_r26_single_action_report():
     assert "deck: 5 green, 2 yellow, 2 red, 0 black (9 cards)" in out
     assert "green   55.6%" in out and "black      0%" in out  # no black: impossible, "0%"
     assert "chance to succeed: 97.2%" in out
-    # issue 11: the risks beside the chance, whole percents by the same rule as the device
+    # the risks beside the chance, whole percents by the same rule as the device
     a = Action(ranks=2, helpers=1, red=1, needed=2)
     _, red, black, _, _ = action_risk(a)
     assert "chance of a complication (a red card): %s\n" % fmt_chance(red, 0) in out
@@ -82,7 +82,7 @@ def test_bad_argument_one_line_exit_2(args, words):
 
 
 def test_a_plot_into_a_missing_folder_or_onto_a_folder_says_so_in_one_line(tmp_path):
-    # issue 13: it printed a traceback and exited 1
+    # it once printed a traceback and exited 1
     folder = tmp_path / "chart.png"
     folder.mkdir()
     for target in [str(tmp_path / "no" / "o.png"), str(folder)]:
@@ -94,7 +94,7 @@ def test_a_plot_into_a_missing_folder_or_onto_a_folder_says_so_in_one_line(tmp_p
 
 
 def test_table_header_names_every_card_and_setting_added_to_every_row():
-    # issue 13: --table --red 3 silently added 3 reds to every row
+    # once, --table --red 3 silently added 3 reds to every row
     plain = run("--table").stdout.splitlines()
     done = run("--table", "--red", "3", "--bonus", "1", "--black", "2", "--auto", "1", "--referee")
     assert done.returncode == 0, done.stderr

@@ -1,4 +1,4 @@
-"""tools/play.py, one action played in the terminal, run as a user would run it (issue 13)."""
+"""tools/play.py, one action played in the terminal, run as a user would run it."""
 import os
 import re
 import random
@@ -74,7 +74,7 @@ def test_auto_draw_plays_to_the_end_in_the_skills_own_words(skill, ranks):
 
 
 def test_each_step_shows_deck_and_chance_then_asks_and_a_stop_ends_it():
-    # issue 13: with --needed 9 it drew on at 0% until a black; now the lead may stop
+    # once, with --needed 9 it drew on at 0% until a black; now the lead may stop
     done = run("--ranks", "2", "--needed", "9", "--seed", "4", answers="d\ns\n")
     assert done.returncode == 0, done.stderr
     out = done.stdout.splitlines()

@@ -398,7 +398,7 @@ def test_a_console_reply_waits_for_the_flash():
     assert protocol.MAX_QUEUE >= 2
 
 
-# -- issue 20's attacks 2 and 3: a laptop on the USB cable, a cut or a reset at any moment ------
+# -- the attacks of a laptop on the USB cable, a cut or a reset at any moment ------
 def attack(lines, settings):
     """A Bench at an action's start, on a recording chip, sent `lines` in one write with a
     reply recorder: -> (the bench, [(chip operations done when the reply was written, the
@@ -428,7 +428,7 @@ def done_by(n, mode):
 
 
 def test_the_usb_re_roll_attack_finds_no_fresh_card():
-    """Attack 2: `press DRAW` and 14 `show` lines in one write; the laptop sees the card in a
+    """The re-roll: `press DRAW` and 14 `show` lines in one write; the laptop sees the card in a
     reply and, when it is unwanted, cuts the power (or stops reading so the watchdog resets
     the board) to draw again. A cut at every program and erase of those passes, in each torn
     mode: whenever a reply had shown the card, the device comes back with that same card on
@@ -454,7 +454,7 @@ def test_the_usb_re_roll_attack_finds_no_fresh_card():
 
 
 def test_the_usb_code_guess_attack_leaves_every_try_counted(monkeypatch):
-    """Attack 3: per boot, `unlock` two wrong guesses and then the right code, `maint` and 12
+    """The uncounted guess: per boot, `unlock` two wrong guesses and then the right code, `maint` and 12
     `show` lines in one write, hoping a reset before the save forgets the tries. Every try is
     on flash, its count raised, before it is compared (lockcode.judge checks the flash as it
     starts); a cut at every program and erase of those passes, in each torn mode: the wrong

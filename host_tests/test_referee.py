@@ -32,7 +32,7 @@ def expected_items(c):
     if a is not None and a.state in (ACTIVE, REFEREE):
         items.append("End action")
     items.append("Change code")
-    if a is None:  # the referee's task: frozen or not, from set-up only (issue 10)
+    if a is None:  # the referee's task: frozen or not, from set-up only
         items.append("Unfreeze task" if c.settings["frozen"] else "Freeze task")
     return items
 

@@ -1,4 +1,4 @@
-"""Risk beside the chance (issue 11): the exact chance of at least one red card (a
+"""Risk beside the chance: the exact chance of at least one red card (a
 complication, R13) and of a black card before success (R14), under R26's model: the lead
 draws until success or a black, spends no redraws, no referee lets a black pass. Checked by
 hand, by an independent enumeration, against Monte Carlo, in the MicroPython VM; and one
@@ -24,9 +24,9 @@ from pick import Pick  # noqa: E402  (tools/vmlib)
 # the largest deck the device can build (tools/benchmarks/engine.py's LARGEST)
 LARGEST = dict(skill="surgery", ranks=9, helpers=9, bonus=9, green=9, yellow=9, red=9, black=9,
                needed=9)
-# issue 11: this deck's chance to succeed, exactly 4.2e-5, was shown as "0.0%"
+# this deck's chance to succeed, exactly 4.2e-5, was shown as "0.0%"
 LONG_SHOT = dict(ranks=9, needed=9, yellow=9, red=9, black=9)
-# issue 11: the common task (surgery, ranks 2, one helper, one extra red)
+# the common task (surgery, ranks 2, one helper, one extra red)
 COMMON = dict(ranks=2, helpers=1, red=1)
 
 

@@ -1,4 +1,4 @@
-"""Every tool's command line (issue 21): --help, a bad argument refused in one line naming it
+"""Every tool's command line: --help, a bad argument refused in one line naming it
 (exit status 2), and no tool deletes a file it did not write: each tool that writes into a
 folder is given one holding a file of its own, and the file is still there afterwards."""
 import glob

@@ -1,4 +1,4 @@
-"""The PC tools' module layout (issue 21): no import cycle anywhere in tools/ (every import,
+"""The PC tools' module layout: no import cycle anywhere in tools/ (every import,
 those inside functions too, read with ast, as test_modules.py reads the firmware's), and
 sys.path patched in one place only, tools/common/__init__.py, among the tools in tools/ and
 their packages (the benchmark and native runners in tools/benchmarks/ and tools/native/ keep

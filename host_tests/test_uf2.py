@@ -1,4 +1,4 @@
-"""One file for a maker (issue 21): firmware/manifest.py freezes the firmware into MicroPython's
+"""One file for a maker: firmware/manifest.py freezes the firmware into MicroPython's
 rp2 build, and `make uf2 MICROPY=...` builds it into build/carddraw-pico.uf2.
 
 No MicroPython source is reachable from these machines, so the build itself is not run: the

@@ -466,7 +466,7 @@ def test_terminal_screenshot(browser):
     ctx.close()
 
 
-# -- issue 13: quick taps, offline use only from a secure context, HTTPS, Chromium from make --
+# -- quick taps, offline use only from a secure context, HTTPS, Chromium from make --
 def config_range(name):
     """config.SETTINGS[name] = (default, low, high), read from the source."""
     with open(os.path.join(FIRMWARE, "carddraw", "config.py")) as f:
