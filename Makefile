@@ -5,11 +5,12 @@ NODE_STAMP := node_modules/.installed
 STUBS_STAMP := .stubs/.installed
 STUBS := micropython-rp2-rpi-pico-stubs==1.29.0.post1
 
-.PHONY: help test chromium sim web bench deploy logs fuzz setup clean uf2
+.PHONY: help test check chromium sim web bench deploy logs fuzz setup clean uf2
 
 help:
 	@echo "make sim     the device in this terminal"
 	@echo "make test    every test (engine on CPython and MicroPython, device, simulator, browser)"
+	@echo "make check   the quick tier: the tests that need only CPython (under a minute)"
 	@echo "make bench   measured sizes, memory and speed"
 	@echo "make web     build the web app and serve it on 127.0.0.1"
 	@echo "make deploy  copy firmware/ to a Pico over USB"
@@ -51,6 +52,13 @@ endif
 
 test: setup chromium
 	$(PY) -m pytest host_tests
+
+# The CPython-only test files but the power-cut search (over a minute by itself): rules,
+# engine, controller, screens, searches, the store on littlefs. make test runs them all.
+CHECK = engine properties rules_cited controller controller_fuzz end_screens referee cards \
+        littleflash log_chain
+check: setup
+	$(PY) -m pytest $(foreach t,$(CHECK),host_tests/test_$(t).py)
 
 sim: setup
 	node tools/sim/sim.mjs $(ARGS)

@@ -27,7 +27,8 @@ NOTICES_MAX = 8      # notices waiting for the screen
 SETTINGS_MAX = 4096  # bytes read at most from the settings file
 MISSING = "missing"
 KEPT = ("start", "draw", "redraw", "accept", "referee", "stop", "end", "helper_leaves",
-        "adjust", "undo", "chain", "lock", "bench", "seed")  # logged even over the soft limit
+        "adjust", "undo", "chain", "lock", "bench", "seed", "damage")  # logged even over the
+# soft limit: play, the referee's and the bench's powers, and what was found damaged at boot
 _SEP = (",", ":")
 
 
