@@ -21,8 +21,8 @@
 # boot with a wait due, the wait starts again in full from the boot.
 #
 # The recovery code: 12 presses, made at random when a referee keeps a new code, shown once
-# and kept only hashed ("recovery"). It opens the lock during a wait (a forgetful referee, or
-# a player who pressed wrong codes on purpose to lock the referee out), with its count
+# and kept only hashed ("recovery"). It opens the lock during a wait (a referee who lost the
+# code, or a player who pressed wrong codes on purpose to lock the referee out), with its count
 # ("recovery_fails") and waits of its own, the same schedule: 16.7 million codes.
 from hashlib import sha256
 
