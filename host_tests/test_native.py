@@ -102,14 +102,12 @@ def test_the_app_boots_on_the_stand_ins_and_draws_on_the_oled(lib, flash):
     assert got["on"] and got["lit"] > 200 and got["i2c_errors"] == 0
     assert got["screen"] == "setup" and got["ranks"] == 6    # the soak's ranks 5, one RANK press
     assert "settings.json" in got["files"]
-    print("native heap: %d free at start, %d after boot" % (got["start"], got["boot"]))
     assert got["boot"] > 0 and got["now"] > 0
 
 
 def test_soak_of_100000_button_events_and_10000_draws(lib, flash):
     got = runner.run("import native_soak\nRESULT = native_soak.run(%r)\n" % (flash + "/f"),
                      [lib] + BARE, timeout=600)
-    print("soak: %s" % json.dumps(got))
     assert got["error"] is None                       # no MemoryError in a Pico-sized heap
     assert got["failed"] == 0, got["first_failure"]   # no loop pass raised
     assert got["events"] >= 100000 and got["draw_phase"] >= 10000

@@ -21,7 +21,7 @@ from carddraw.odds import (MAX_STEPS, action_chance, action_risk, fmt_chance, ne
                            success_chance)
 from pick import Pick  # noqa: E402  (tools/vmlib)
 
-# the largest deck the device can build (tools/benchmarks/engine.py's LARGEST)
+# the largest deck the device can build (tools/benchmarks/oddsbench.py's LARGEST)
 LARGEST = dict(skill="surgery", ranks=9, helpers=9, bonus=9, green=9, yellow=9, red=9, black=9,
                needed=9)
 # this deck's chance to succeed, exactly 4.2e-5, was shown as "0.0%"

@@ -1,8 +1,8 @@
 # The app booted on the simulator's hardware stand-ins (tools/sim/machine.py, neopixel.py),
 # soaked: 10,000 draws, then 100,000 random button events, each followed by a loop pass (the
 # display redrawn, state saved, the log written). Run under native MicroPython on the .mpy
-# files with a Pico-sized heap (-X heapsize=240k, a little under the board's 245,888 B) by test_native.py and
-# tools/benchmarks/native.py. The heap is read by gc.mem_free() after a collection.
+# files with a Pico-sized heap (-X heapsize=240k, a little under the board's 245,888 B) by test_native.py, and
+# by make bench's soak (tools/benchmarks/memory.py, 200k). The heap is read by gc.mem_free() after a collection.
 import gc
 import os
 import time

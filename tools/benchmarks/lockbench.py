@@ -1,4 +1,4 @@
-"""The referee lock against a brute-force search, for `make bench`: a player tries every code
+"""make bench's referee lock against a brute-force search: a player tries every code
 in turn through the controller, on simulated time, as they would press them (hold STOP for
 the lock, the presses, a press to leave "Wrong code"), and waits out each lockout the lock
 screen counts down (lockcode.py: 3 free tries, then 30 s doubling to 8 h).
@@ -6,17 +6,11 @@ screen counts down (lockcode.py: 3 free tries, then 30 s doubling to 8 h).
 Printed: how long trying all 256 4-press codes takes now, against the same presses with no
 wait (the lock before the lockout: about 10 minutes by hand), then 5- and 6-press codes the
 same way; 7 and 8 presses from the same sums (each try there waits the full 8 h)."""
-import os
 import random
-import sys
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-sys.path.insert(0, os.path.join(ROOT, "firmware"))
-
-from carddraw import config, lockcode  # noqa: E402
-from carddraw.controller import Controller  # noqa: E402
+from carddraw import config, lockcode
+from carddraw.controller import Controller
 
 NAME = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
 PRESS_MS = 400   # a quick short press and release
@@ -96,26 +90,21 @@ def span(ms):
     return "%.0f years" % (ms / DAY_MS / 365.25)
 
 
-def main():
-    print("== referee lock: a brute-force search through the controller (simulated time) ==")
-    print("  lockout: %d free tries, then %d s doubling for each wrong try, at most %d h" % (
+def part(out, ctx):
+    out.note("lockout: %d free tries, then %d s doubling for each wrong try, at most %d h" % (
         lockcode.FREE_TRIES, lockcode.FIRST_WAIT_MS // 1000, lockcode.MAX_WAIT_MS // 3600000))
-    print("  a try: hold STOP %.1f s, each press %.1f s, a press to leave \"Wrong code\"" % (
+    out.note("a try: hold STOP %.1f s, each press %.1f s, a press to leave \"Wrong code\"" % (
         LONG_MS / 1000, PRESS_MS / 1000))
     for presses in (4, 5, 6):
         start = time.perf_counter()
         tries, ms, pressing, logged, half = search(presses)
         formula, _ = sums(presses)
-        assert formula == ms, (formula, ms)  # the controller waited exactly what lockcode says
-        print("  %d presses: all %5d codes take %-10s (half of them %s); without the lockout "
-              "%s; %d wrong tries logged (%.1f s to run)" % (
-                  presses, tries, span(ms), span(half), span(pressing), logged,
-                  time.perf_counter() - start))
+        if formula != ms:   # the controller waited exactly what lockcode says
+            raise AssertionError("the search took %d ms, the sums say %d" % (ms, formula))
+        out.figure("%d presses: all %s codes" % (presses, "{:,}".format(tries)), span(ms),
+                   "(half %s; no lockout %s; %d wrong logged; %.1f s to run)" % (
+                       span(half), span(pressing), logged, time.perf_counter() - start))
     for presses in (7, 8):
         ms, pressing = sums(presses)
-        print("  %d presses: all %5d codes take %-10s (from the sums); without the lockout %s" % (
-            presses, 4 ** presses, span(ms), span(pressing)))
-
-
-if __name__ == "__main__":
-    main()
+        out.figure("%d presses: all %s codes" % (presses, "{:,}".format(4 ** presses)), span(ms),
+                   "(from the sums; no lockout %s)" % span(pressing))

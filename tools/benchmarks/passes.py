@@ -1,0 +1,403 @@
+"""make bench's passes: the flash work and the chip time of each loop pass of one scripted
+session (device/bench_session.py: actions, draws, a referee's blacks, a log export, idle time),
+played twice with the same passes:
+- under CPython on littlefs-python with the board's geometry (host_tests/littleflash.py), on
+  the tests' stand-in board (host_tests/vmlib/hardening_board.py): the programs, pages and
+  erases of each pass, before its LED, before its frame is sent, and in all;
+- under native MicroPython on the deployed .mpy files (tools/native/runner.py) with the real
+  Board, its ssd1306 driver and the board's `machine` (tools/benchmarks/bare): the time of each
+  pass to the same marks, and the bytes the driver sends over I2C. Played RUNS times, each in a
+  fresh process, which allocates alike and so collects garbage in the same passes: a pass's
+  time is the fastest of its runs, since this machine's other work only ever adds time.
+The two must agree pass for pass (kind and screen after each), else nothing is added up.
+"""
+import os
+import shutil
+import statistics
+import struct
+import sys
+import tempfile
+
+import model
+from report import Unmeasurable, table
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+DEVICE = os.path.join(HERE, "device")
+BARE = os.path.join(HERE, "bare")
+HOST_TESTS = os.path.join(ROOT, "host_tests")
+for _path in (DEVICE, HOST_TESTS, os.path.join(HOST_TESTS, "vmlib")):
+    if _path not in sys.path:
+        sys.path.append(_path)
+
+import bench_session as bs  # noqa: E402
+
+RUNS = 5
+RECORD = "<BBIIIIII"   # kind, screen, us to the LED, to show(), to show() returned, to the end,
+NONE = 0xFFFFFFFF      # I2C clocks, pixel bytes (NONE: the pass did not reach that mark)
+TIMEOUT = 120
+
+# -- CPython: the flash's counts ------------------------------------------------------------------
+COUNTED = ("progs", "pages", "erases", "reads", "read_bytes")
+
+
+def _delta(a, b):
+    return None if a is None or b is None else tuple(y - x for x, y in zip(a, b))
+
+
+class FlashSession:
+    """The session on littlefs-python: rows of (kind, screen, before the LED, before the frame
+    was sent, the whole pass), each a tuple of COUNTED deltas (None: mark not reached)."""
+
+    def __init__(self):
+        from littleflash import LittleFlash
+        import hardening_board
+        from carddraw.store import Store
+        fs = LittleFlash()
+        store = Store(fs=fs)
+        store.save_settings(bs.settings())
+        self.rows = []
+        self.session = self._session(fs, store, hardening_board.Board())
+        self.session.play()
+        self.passes = len(self.rows)
+        self.draws = sum(1 for r in self.rows if r[0] == bs.DRAW)
+        self.records = store.logfile.seq
+        # the power-on of a device in use (the session's flash), and of a fresh one
+        self.boot_used = self._boot(fs.reboot(), hardening_board.Board())
+        self.boot_fresh = self._boot(LittleFlash(), hardening_board.Board())
+
+    def _session(self, fs, store, board):
+        chip = fs.chip
+
+        def probe():
+            return (chip.progs, chip.pages, chip.erases, chip.reads, chip.read_bytes)
+
+        def sink(kind, screen, start, led, show0, show1, end):
+            self.rows.append((kind, screen, _delta(start, led), _delta(start, show1),
+                              _delta(start, end)))
+        return bs.Session(board, store, probe, sink, board.buttons.push)
+
+    def _boot(self, fs, board):
+        from carddraw.store import Store
+        keep = self.rows
+        self.rows = []
+        try:
+            self._session(fs, Store(fs=fs), board)
+            return self.rows[0]
+        finally:
+            self.rows = keep
+
+
+# -- native MicroPython: the time ------------------------------------------------------------------
+HARNESS = """
+import gc, os, time, struct, machine
+out = open(RECORDS, "wb")
+rec = bytearray(struct.calcsize(%(fmt)r))
+bus = [0, 0, 0, 0]   # I2C clocks and pixel bytes so far; at the last record
+
+def i2c(addr, vector):
+    n = 0
+    for part in vector:
+        n += len(part)
+    bus[0] += 9 * (n + 1) + 2
+    if len(vector) > 1:   # the ssd1306 driver's data write: the control byte, the pixels
+        bus[1] += n - len(vector[0])
+
+machine.I2C.sink = i2c
+NONE = %(none)d
+diff = time.ticks_diff
+
+def sink(kind, screen, start, led, s0, s1, end):
+    struct.pack_into(%(fmt)r, rec, 0, kind, screen,
+                     NONE if led is None else diff(led, start),
+                     NONE if s0 is None else diff(s0, start),
+                     NONE if s1 is None else diff(s1, start),
+                     diff(end, start), bus[0] - bus[2], bus[1] - bus[3])
+    bus[2] = bus[0]
+    bus[3] = bus[1]
+    out.write(rec)
+
+pending = []
+
+def push(name, kind):
+    pending.append((name, kind))
+
+def boot(t0):
+    from carddraw.board import Board
+    from carddraw.store import Store
+    import bench_session
+    board = Board()
+    poll = board.buttons.poll
+
+    def polled(now):   # the pins read and debounced as on the board, then the session's press
+        got = poll(now)
+        if pending:
+            got.extend(pending)
+            del pending[:]
+        return got
+    board.buttons.poll = polled
+    return bench_session.Session(board, Store(), time.ticks_us, sink, push, start=t0)
+""" % {"fmt": RECORD, "none": NONE}
+
+SESSION = """
+os.mkdir(FLASH)
+os.chdir(FLASH)
+from carddraw.store import Store
+import bench_session
+Store().save_settings(bench_session.settings())
+gc.collect()
+s = boot(time.ticks_us())
+s.play()
+out.close()
+RESULT = s.passes
+"""
+
+BOOT = """
+os.chdir(FLASH)
+t0 = time.ticks_us()    # power-on: nothing of the firmware imported yet
+s = boot(t0)
+out.close()
+RESULT = s.passes
+"""
+
+
+def _records(path):
+    with open(path, "rb") as f:
+        return list(struct.iter_unpack(RECORD, f.read()))
+
+
+class NativeSessions:
+    """The session under native MicroPython, RUNS times -> runs (lists of RECORD tuples), and
+    the power-on of a fresh and a used device, RUNS times each."""
+
+    def __init__(self, lib, runs=RUNS):
+        from native import runner
+        why = runner.missing()
+        if why:
+            raise Unmeasurable(why)
+        path = [lib, runner.compiled_py(BARE), runner.compiled_py(DEVICE)]
+        base = "/dev/shm" if os.path.isdir("/dev/shm") else None
+        tmp = tempfile.mkdtemp(prefix="carddraw_bench_", dir=base)
+        try:
+            self.runs = []
+            self.boot_fresh = []
+            self.boot_used = []
+            for n in range(runs):
+                flash = os.path.join(tmp, "flash%d" % n)
+                recs = os.path.join(tmp, "session%d.bin" % n)
+                runner.run("FLASH = %r\nRECORDS = %r\n" % (flash, recs) + HARNESS + SESSION,
+                           path, timeout=TIMEOUT)
+                self.runs.append(_records(recs))
+            used = os.path.join(tmp, "flash0")   # the session's flash: a device in use
+            booted = os.path.join(tmp, "boot")
+            for n in range(runs):
+                for copy_of, into in ((None, self.boot_fresh), (used, self.boot_used)):
+                    shutil.rmtree(booted, True)
+                    if copy_of:   # a copy: a boot writes to the flash it boots on
+                        shutil.copytree(copy_of, booted)
+                    else:
+                        os.mkdir(booted)
+                    recs = os.path.join(tmp, "boot.bin")
+                    runner.run("FLASH = %r\nRECORDS = %r\n" % (booted, recs) + HARNESS + BOOT,
+                               path, timeout=TIMEOUT)
+                    into.append(_records(recs)[0])
+        finally:
+            shutil.rmtree(tmp, True)
+
+
+# -- both: a pass's figures ------------------------------------------------------------------
+class Passes:
+    """The two sessions put together: for pass i, its kind and the estimates to each mark."""
+
+    def __init__(self, flash, native):
+        self.flash = flash
+        self.native = native
+        runs = native.runs
+        want = [(r[0], r[1]) for r in flash.rows]
+        for n, run in enumerate(runs):
+            got = [(r[0], r[1]) for r in run]
+            if got != want:
+                at = next((i for i, (a, b) in enumerate(zip(want, got)) if a != b),
+                          min(len(want), len(got)))
+                raise Unmeasurable(
+                    "the CPython and native sessions differ at pass %d (%s) of %d/%d passes"
+                    % (at, "%s/%s" % (describe(want[at]) if at < len(want) else "end",
+                                      describe(got[at]) if at < len(got) else "end"),
+                       len(want), len(got)))
+        self.kinds = [r[0] for r in flash.rows]
+
+    def us(self, i, mark, how=min):
+        """Native us of pass i to a mark (2 LED, 3 show, 4 shown, 5 end): the fastest run."""
+        values = [run[i][mark] for run in self.native.runs]
+        if NONE in values:
+            return None
+        return how(values)
+
+    def estimate(self, i, to, case="typical"):
+        """-> (CPU ms, flash ms, I2C ms) of pass i to `to`: "led", "frame", "pass"; None if
+        the pass did not reach it. CPU: the fastest run; flash: typical, or the datasheet's
+        worst."""
+        mark, fl = {"led": (2, 2), "frame": (4, 3), "pass": (5, 4)}[to]
+        us = self.us(i, mark)
+        counts = self.flash.rows[i][fl]
+        if us is None or counts is None:
+            return None
+        i2c = 0.0 if to == "led" else model.i2c_ms(self.native.runs[0][i][6])
+        return model.cpu_ms(us), model.flash_ms(counts[1], counts[2], case), i2c
+
+
+def describe(kind_screen):
+    kind, screen = kind_screen
+    return "%s on %s" % (bs.KINDS[kind], bs.SCREENS[screen] if screen < len(bs.SCREENS) else "?")
+
+
+# -- the parts ----------------------------------------------------------------------------------
+def _stats(values):
+    return (max(values), sum(values) / len(values)) if values else (0, 0.0)
+
+
+def flash_part(out, ctx):
+    f = ctx.flash()
+    out.note("the scripted session (tools/benchmarks/device/bench_session.py): %d actions, %d "
+             "draws, a log" % (bs.ACTIONS, f.draws))
+    out.note("export, %s passes (one every %d ms), %d records logged. littlefs-python with the "
+             "rp2 port's" % ("{:,}".format(f.passes), bs.config.LOOP_MS, f.records))
+    out.note("geometry: 352 blocks of 4 KB, prog 256, read 32, cache 1,024. The whole pass "
+             "(reads cost no time):")
+    rows = []
+    for kind in (bs.SETUP, bs.START, bs.DRAW, bs.PRESS, bs.CONSOLE, bs.IDLE):
+        counts = [r[4] for r in f.rows if r[0] == kind]
+        worked = [c for c in counts if c[0] or c[2]]
+        pages = _stats([c[1] for c in counts])
+        erases = _stats([c[2] for c in counts])
+        rows.append((bs.KINDS[kind], "{:,}".format(len(counts)), "{:,}".format(len(worked)),
+                     "%d" % pages[0], "%.2f" % pages[1], "%d" % erases[0],
+                     "%d" % sum(c[2] for c in counts),
+                     "%.1f" % (max([c[4] for c in counts] or [0]) / 1024)))
+    for label, counts in (("power-on, fresh device", f.boot_fresh[4]),
+                          ("power-on, device in use", f.boot_used[4])):
+        rows.append((label, "1", "1", "%d" % counts[1], "%.2f" % counts[1], "%d" % counts[2],
+                     "%d" % counts[2], "%.1f" % (counts[4] / 1024)))
+    table(out, ("pass", "passes", "w/ flash", "pages max", "mean", "erases max", "in all",
+                "KB read max"), rows, (24, 7, 8, 9, 5, 10, 6, 11))
+    draws = [r for r in f.rows if r[0] == bs.DRAW]
+    out.note("DESIGN: a draw costs at most one page program and no erase in the pass that "
+             "reveals it:")
+    out.budget("a draw's pass: pages programmed, most", max(r[4][1] for r in draws), "", 1,
+               extra="(%d of %d draws)" % (sum(1 for r in draws if r[4][1] > 1), len(draws)))
+    out.budget("a draw's pass: sector erases, most", max(r[4][2] for r in draws), "", 0)
+
+
+ROW = "  %-32s %6s %6s %7s %6s %6s %5s %6s %7s  %s"
+
+
+def _row(out, label, p, indexes, to, limit):
+    """One event: its passes' estimates to `to` ("led", "frame", "pass") against `limit` ms
+    (the slowest pass, typical flash) -> the slowest pass's index."""
+    typical = [(sum(e), i) for i, e in ((i, p.estimate(i, to)) for i in indexes) if e]
+    if not typical:
+        out.not_measured(label, "no such pass in the session")
+        return None
+    worst = max(sum(p.estimate(i, to, "worst")) for _, i in typical)
+    slowest, at = max(typical)
+    cpu, fl, i2c = p.estimate(at, to)
+    median = statistics.median(t for t, _ in typical)
+    verdict = ("OK" if slowest <= limit else "OVER") if limit else ""
+    if limit and slowest > limit:
+        out.over.append(label)
+    out.write((ROW % (label, "{:,}".format(len(typical)), "%.1f" % median, "%.1f" % slowest,
+                      "%.1f" % cpu, "%.1f" % fl, "%.1f" % i2c, "%.1f" % worst,
+                      "<= %d" % limit if limit else "", verdict)).rstrip())
+    return at
+
+
+def _boot_row(out, label, records, counts):
+    cpu = model.cpu_ms(min(r[4] for r in records))
+    fl = model.flash_ms(counts[1], counts[2])
+    i2c = model.i2c_ms(records[0][6])
+    out.write((ROW % (label, "%d" % len(records), "", "%.1f" % (cpu + fl + i2c), "%.1f" % cpu,
+                      "%.1f" % fl, "%.1f" % i2c,
+                      "%.1f" % (cpu + model.flash_ms(counts[1], counts[2], "worst") + i2c),
+                      "(none)", "")).rstrip())
+
+
+def chip_part(out, ctx):
+    p = ctx.passes()
+    f = p.flash
+    out.note("CPU: native MicroPython's time x%d, the fastest of %d runs: a LOWER BOUND (the "
+             "emulated RP2040" % (model.SLOWDOWN, len(p.native.runs)))
+    out.note("that gave x150 charged nothing for code reads from flash). Flash: the pass's "
+             "littlefs counts at")
+    out.note("%.1f ms a page and %.0f ms an erase (worst: the datasheet's %.0f ms and %.0f ms). "
+             "I2C: 9 clocks a" % (model.PAGE_MS["typical"], model.ERASE_MS["typical"],
+                                  model.PAGE_MS["worst"], model.ERASE_MS["worst"]))
+    out.note("byte at %d kHz (model.py). Press -> LED counts the persist's flash work: it comes "
+             "first. Budgets:" % (model.I2C_HZ // 1000))
+    out.note("the slowest pass of each kind at typical flash times; the median pass beside it.")
+    out.write((ROW % ("event (ms)", "n", "median", "slowest", "=CPU", "+flash", "+I2C",
+                      "worst", "budget", "")).rstrip())
+    kinds = p.kinds
+    of = [[i for i in range(len(kinds)) if kinds[i] == k] for k in range(len(bs.KINDS))]
+    every = [i for i in range(len(kinds)) if kinds[i] != bs.BOOT]   # power-on: its own rows
+    _row(out, "draw: press -> LED", p, of[bs.DRAW], "led", 20)
+    _row(out, "draw: press -> card's frame sent", p, of[bs.DRAW], "frame", 60)
+    _row(out, "start: press -> first frame sent", p, of[bs.START], "frame", 100)
+    _row(out, "set-up press -> its frame sent", p, of[bs.SETUP], "frame", 50)
+    _row(out, "other presses: the whole pass", p, of[bs.PRESS], "pass", 100)
+    idle = _row(out, "idle passes (housekeeping)", p, of[bs.IDLE], "pass", 100)
+    console = _row(out, "console passes (log export)", p, of[bs.CONSOLE], "pass", 100)
+    at = _row(out, "longest loop pass of the session", p, every, "pass", 100)
+    _boot_row(out, "power-on -> first frame, fresh", p.native.boot_fresh, f.boot_fresh[3])
+    _boot_row(out, "power-on -> first frame, in use", p.native.boot_used, f.boot_used[3])
+    parts = [[], [], [], []]
+    for i in of[bs.DRAW]:
+        led, show, shown, end = (p.us(i, m) for m in (2, 3, 4, 5))
+        for n, us in enumerate((led, show - led, shown - show, end - shown)):
+            parts[n].append(model.cpu_ms(us))
+    out.note("a draw's pass, CPU (the median draw, ms): inputs, controller and persist %.1f; "
+             "render %.1f;" % tuple(statistics.median(x) for x in parts[:2]))
+    out.note("  the driver's show() %.1f; the rest %.1f" % tuple(
+        statistics.median(x) for x in parts[2:]))
+    said = set()
+    for label, i in (("longest pass", at), ("longest idle pass", idle),
+                     ("longest console pass", console)):
+        if i is not None and i not in said:
+            said.add(i)
+            out.note("%s: #%s, %s" % (label, "{:,}".format(i), what_pass(p, i)))
+    out.note("power-on: App's imports to its first frame (MicroPython's start, the mount, "
+             "main.py not counted);")
+    out.note("  x150 fits bytecode, an import is mostly C: the rp2 port measured 371 ms from "
+             ".mpy files.")
+
+
+def what_pass(p, i):
+    row = p.flash.rows[i]
+    text = describe(row[:2])
+    if row[0] == bs.CONSOLE:
+        lines = [t for n, t in p.flash.session.lines if n <= i]
+        if lines:
+            text += " (`%s`)" % lines[-1][:16]
+    counts = row[4]
+    text += ": %d pages, %d erases, CPU %.1f ms" % (counts[1], counts[2],
+                                                   model.cpu_ms(p.us(i, 5)))
+    return text
+
+
+def display_part(out, ctx):
+    p = ctx.passes()
+    out.note("model: a full frame is a 7-byte window command and a 1,025-byte data write "
+             "(control byte 0x40,")
+    out.note("1,024 pixel bytes): %s clocks, %.1f ms at %d kHz; the driver sends only changed "
+             "columns" % ("{:,}".format(model.frame_clocks()), model.i2c_ms(model.frame_clocks()),
+                          model.I2C_HZ // 1000))
+    run = p.native.runs[0]
+    draws = [run[i] for i in range(len(run)) if p.kinds[i] == bs.DRAW]
+    pixels = [r[7] for r in draws]
+    out.budget("pixel bytes a draw sends, most", max(pixels), "B", 1024)
+    out.budget("pixel bytes a draw sends, mean", round(sum(pixels) / len(pixels)), "B", 512,
+               extra="(about half a frame)")
+    out.figure("I2C time of a draw's frame, most", model.i2c_ms(max(r[6] for r in draws)), "ms")
+
+
+if __name__ == "__main__":
+    sys.exit("passes.py is a part of tools/benchmarks/run.py")
