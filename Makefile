@@ -5,7 +5,7 @@ NODE_STAMP := node_modules/.installed
 STUBS_STAMP := .stubs/.installed
 STUBS := micropython-rp2-rpi-pico-stubs==1.29.0.post1
 
-.PHONY: help test chromium sim web bench deploy logs fuzz setup clean uf2
+.PHONY: help test chromium sim web bench deploy logs fuzz setup clean uf2 docs
 
 help:
 	@echo "make sim     the device in this terminal"
@@ -17,6 +17,7 @@ help:
 	@echo "make logs    download the action log from a Pico"
 	@echo "make event   an event's logs into one database and report (ARGS=\"logs/*.jsonl\")"
 	@echo "make fuzz    the long fuzz run of the controller"
+	@echo "make docs    every picture README.md shows, made again from the firmware's drawing"
 
 $(VENV_STAMP): requirements.txt
 	python3 -m venv .venv
@@ -51,6 +52,11 @@ endif
 
 test: setup chromium
 	$(PY) -m pytest host_tests
+
+# make docs: docs/screens/, the quick-start cards, docs/img/terminal.png and web.png (Chromium,
+# as the browser tests); ARGS="--only web" for one part (tools/pictures.py --help)
+docs: setup chromium
+	$(PY) tools/pictures.py $(ARGS)
 
 sim: setup
 	node tools/sim/sim.mjs $(ARGS)
