@@ -5,7 +5,7 @@ NODE_STAMP := node_modules/.installed
 STUBS_STAMP := .stubs/.installed
 STUBS := micropython-rp2-rpi-pico-stubs==1.29.0.post1
 
-.PHONY: help test check chromium sim web bench deploy logs fuzz setup clean uf2
+.PHONY: help test check chromium sim web bench deploy logs fuzz setup clean uf2 docs
 
 help:
 	@echo "make sim     the device in this terminal"
@@ -18,6 +18,7 @@ help:
 	@echo "make logs    download the action log from a Pico"
 	@echo "make event   an event's logs into one database and report (ARGS=\"logs/*.jsonl\")"
 	@echo "make fuzz    the long fuzz run of the controller"
+	@echo "make docs    every picture README.md shows, made again from the firmware's drawing"
 
 $(VENV_STAMP): requirements.txt
 	python3 -m venv .venv
@@ -59,6 +60,11 @@ CHECK = engine properties rules_cited controller controller_fuzz end_screens ref
         littleflash log_chain
 check: setup
 	$(PY) -m pytest $(foreach t,$(CHECK),host_tests/test_$(t).py)
+
+# make docs: docs/screens/, the quick-start cards, docs/img/terminal.png and web.png (Chromium,
+# as the browser tests); ARGS="--only web" for one part (tools/pictures.py --help)
+docs: setup chromium
+	$(PY) tools/pictures.py $(ARGS)
 
 sim: setup
 	node tools/sim/sim.mjs $(ARGS)

@@ -4,8 +4,9 @@
   summary with the outcome "stopped" and the no-retry-today reminder (R16, R23). The log keeps
   its `stop` and `end outcome=stopped` records, and a power cut anywhere in it comes back to it.
 - A card screen says what the card did: "Success 1 of 3" (successes after the card, of those
-  needed), "Setback", "Complication 2" (the action's complications after it), "Catastrophe";
-  a card not yet applied (redraws left, R15) says what it will do if accepted.
+  needed), for the first green with automatic successes what it brought, "Success +3: 3/4",
+  "Setback", "Complication 2" (the action's complications after it), "Catastrophe"; a card
+  not yet applied (redraws left, R15) says what it will do if accepted.
 - Undo after the action has ended is refused: the referee menu does not offer it, and the
   log never holds an `undo` after its action's `end` (one action, one end; no `reopen`).
 - No rule number on any of these screens.
@@ -203,12 +204,33 @@ def test_a_green_says_which_success_it_is_of_those_needed_R10():
 
 
 def test_automatic_successes_count_in_the_label_and_never_past_those_needed_R11():
-    c = dev("green", ranks=2, needed=4, auto=3)
+    c = dev("green", "green", ranks=2, needed=4, auto=3)
     keys(c, "D D")
-    assert card_label(c) == "Success 3 of 4"  # 1 + min(3, ranks 2)
+    assert card_label(c) == "Success +3: 3/4"  # 1 + min(3, ranks 2): what the card brought
+    keys(c, "D D")
+    assert card_label(c) == "Success 4 of 4"   # R11: they apply once, the next green is one
     c = dev("green", ranks=3, needed=2, auto=3)
     keys(c, "D D")
-    assert c.action.successes == 4 and card_label(c) == "Success 2 of 2"
+    assert c.action.successes == 4 and card_label(c) == "Success +4: 2/2"  # the count at done
+
+
+def test_a_first_green_says_what_it_brought_with_the_automatic_successes_R11():
+    """Found by a player: with one success needed and automatic successes, the first green
+    said "Success 1 of 1" though it brought 2. It says what it brought, and the picture keeps
+    both numbers whole in its 14 columns."""
+    c = dev("green", ranks=1, needed=1, auto=1)
+    keys(c, "D D")
+    v = c.view()
+    assert c.action.successes == 2 and v.lines[1] == "Success +2: 1/1"
+    assert v.art[5] == "Succ +2: 1/1"
+    c = dev("green", ranks=9, needed=9, auto=9)             # the most a green brings: 10
+    keys(c, "D D")
+    v = c.view()
+    assert v.lines[1] == "Success +10: 9/9" and v.art[5] == "Succ +10: 9/9"
+    assert len(v.lines[1]) <= 16 and len(v.art[5]) <= 14
+    c = dev("green", ranks=2, needed=2, auto=0)             # none: a green brings one
+    keys(c, "D D")
+    assert card_label(c) == "Success 1 of 2"
 
 
 def test_a_red_says_the_actions_complication_count_R13():
@@ -237,7 +259,7 @@ def test_a_card_not_yet_accepted_says_what_it_will_do_if_accepted_R15():
     assert card_label(c) == "Complication 2"  # what it will be once accepted
     keys(c, "H")                              # a redraw: the green instead
     assert c.action.pending == "green" and c.action.successes == 0
-    assert card_label(c) == "Success 3 of 4"  # with the automatic successes (R11)
+    assert card_label(c) == "Success +3: 3/4"  # with the automatic successes (R11)
     keys(c, "D")
     assert c.view().screen == "active" and c.action.successes == 3
 
@@ -273,7 +295,12 @@ def test_a_pending_cards_label_is_the_label_it_has_once_applied_R15(colours, ran
         if c.view().screen == "card":         # a success or a black stays on show
             assert card_label(c) == before
         if colour == "green":
-            assert before == "Success %d of %d" % (min(a.successes, a.needed), a.needed)
+            gain = a.successes - successes    # R10, R11: what this green brought
+            if gain > 1:
+                assert before == "Success +%d: %d/%d" % (gain, min(a.successes, a.needed),
+                                                         a.needed)
+            else:
+                assert before == "Success %d of %d" % (min(a.successes, a.needed), a.needed)
             assert a.successes > successes
         elif colour == "red":
             assert before == "Complication %d" % a.complications

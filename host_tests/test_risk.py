@@ -252,10 +252,10 @@ def test_the_risk_line_always_fits_the_screen():
     for red in (0.0, 1e-9, 0.5, 1 - 1e-9, 1.0):
         for black in (0.0, 1e-9, 0.5, 1 - 1e-9, 1.0):
             line = risk_line(red, black)
-            assert len(line) <= config.COLS and line.startswith("Comp"), line
-            assert fmt_chance(red, 0) in line and ("Blk" + fmt_chance(black, 0)) in \
-                line.replace(" ", "")
-    assert risk_line(0.294, 0.03) == "Comp 29% Blk 3%"
+            assert len(line) <= config.COLS and line.startswith("Risk r"), line
+            assert line == "Risk r%s b%s" % (fmt_chance(red, 0), fmt_chance(black, 0))
+            assert "Comp" not in line           # the tally's word for the count only
+    assert risk_line(0.294, 0.03) == "Risk r29% b3%"
 
 
 def device(**kw):
@@ -318,9 +318,9 @@ def test_the_active_screen_shows_the_risks_beside_the_chance():
     c = device(**COMMON)
     a = c.action
     chance, red, black, _, _ = action_risk(a)
-    line = "Comp %s Blk %s" % (fmt_chance(red, 0), fmt_chance(black, 0))
+    line = "Risk r%s b%s" % (fmt_chance(red, 0), fmt_chance(black, 0))
     v = c.view()
-    assert line == "Comp 29% Blk <1%"                  # issue 11: 99.5% hid a 29% risk
+    assert line == "Risk r29% b<1%"                    # issue 11: 99.6% hid a 29% risk
     assert line in v.lines and v.lines[3] == "Chance  " + pct(chance)
     assert v.art[4] == fmt_chance(chance) and v.art[6][0] == line   # under the large digits
     assert len(v.lines) <= 8 and all(len(x) <= 16 for x in v.lines)
@@ -339,7 +339,7 @@ def test_the_risk_line_follows_each_draw():
         v = c.view()
         assert v.screen == "active"
         _, red, black, _, _ = action_risk(c.action)
-        line = "Comp %s Blk %s" % (fmt_chance(red, 0), fmt_chance(black, 0))
+        line = "Risk r%s b%s" % (fmt_chance(red, 0), fmt_chance(black, 0))
         assert line in v.lines and v.art[6][0] == line
 
 
@@ -361,7 +361,8 @@ def test_device_and_tools_show_the_same_text_for_the_same_deck():
     for kw in (LONG_SHOT, COMMON, dict(ranks=3, helpers=1, black=2, needed=2)):
         v = device(**kw).view()
         chance = v.art[4]
-        _, comp, _, blk = v.art[6][0].split()
+        _, comp, blk = v.art[6][0].split()          # "Risk r29% b<1%"
+        comp, blk = comp[1:], blk[1:]
         args = [x for k, n in kw.items() for x in ("--" + k, str(n))]
         out = odds_tool(*args)
         assert "chance to succeed: %s " % chance in out

@@ -22,9 +22,9 @@ from conftest import ROOT
 from carddraw import config
 from carddraw.controller import Controller
 from carddraw import settings as known
-from carddraw.odds import success_chance
+from carddraw.odds import action_risk, success_chance
 from carddraw.settings import OPTIONS, check
-from carddraw.texts import deck_line, pct
+from carddraw.texts import deck_line, pct, risk_line
 from handheld import dev, keys
 from pick import Pick
 # every gesture a player has on set-up but hold STOP (the referee lock: tested apart)
@@ -66,7 +66,7 @@ def test_setup_shows_each_source_of_the_deck_and_the_difficulty_R2_R8():
     c = dev(ranks=2, helpers=1, red=1)
     lines = c.view().lines
     assert "Team  +3 green" in lines            # R3 2 for the ranks, R4 1 for the helper
-    assert "Task  +1 red" in lines              # R6 the difficulty card
+    assert "S:task +1 red" in lines             # R6 the difficulty card, and its key
     assert deck_line((5, 2, 2, 0)) in lines     # R2 base 2/2/1 + the above
     assert all(len(x) <= 16 for x in lines) and len(lines) <= 8
 
@@ -75,10 +75,11 @@ def test_setup_names_bonus_greens_and_several_difficulty_colours_R5_R6_R8():
     c = dev(ranks=1, helpers=3, bonus=1, yellow=2, red=3, black=1)
     lines = c.view().lines
     assert "Team +2 +1 bonus" in lines          # min(3 helpers, 1 rank) + 1 rank; 1 bonus
-    assert "Task +2Y +3R +1B" in lines
-    assert "Task+1G+2Y+3R+1B" in dev(green=1, yellow=2, red=3, black=1).view().lines
+    assert "S:task+2Y+3R+1B" in lines
+    assert "S:task +2Y +3R" in dev(yellow=2, red=3).view().lines
+    assert "S:+1G+2Y+3R+1B" in dev(green=1, yellow=2, red=3, black=1).view().lines
     assert deck_line((5, 1, 2, 2)) in lines      # R8: 4 yellow -> 1 + a red; 5 red -> 2 + a black
-    assert "Task  none" in dev().view().lines
+    assert "S:task none" in dev().view().lines
     most = dev(ranks=9, helpers=9, bonus=9, green=9, yellow=9, red=9, black=9, needed=9)
     assert "Team+18 +9 bonus" in most.view().lines and "Need 9" in most.view().lines[6]
     assert all(len(x) <= 16 for x in most.view().lines)
@@ -86,7 +87,7 @@ def test_setup_names_bonus_greens_and_several_difficulty_colours_R5_R6_R8():
 
 def test_the_hint_says_how_to_set_the_difficulty():
     c = dev()
-    assert "S:task  D:start" in c.view().lines
+    assert "S:task none" in c.view().lines         # the task's line names its key
     v = keys(c, "S")
     assert v.screen == "task"
     shown = " ".join(v.lines)
@@ -167,7 +168,7 @@ def test_difficulty_resets_after_an_action_R6():
     keys(c, "S R D")                             # +1 red, start
     assert c.action.difficulty == (0, 0, 1, 0)
     finish_by_stopping(c)
-    assert difficulty(c) == (0, 0, 0, 0) and "Task  none" in c.view().lines
+    assert difficulty(c) == (0, 0, 0, 0) and "S:task none" in c.view().lines
     assert c.settings["ranks"] == 1              # the team's settings stay
 
 
@@ -176,7 +177,7 @@ def test_a_frozen_task_keeps_its_difficulty_for_every_action_until_unfrozen():
     referee(c, "Freeze task")
     assert c.settings["frozen"] is True
     keys(c, "D")                                 # the message, then set-up
-    assert c.view().screen == "setup" and "Task set by ref" in c.view().lines
+    assert c.view().screen == "setup" and "Ref: +1 red" in c.view().lines
     for _ in range(2):
         keys(c, "D")
         assert c.action.difficulty == (0, 0, 1, 0) and c.action.needed == 2
@@ -311,8 +312,32 @@ def test_set_up_shows_the_deck_and_chance_the_started_action_has(**drawn):
     needed = drawn["needed"]
     label = "Need %d " % needed if needed > 1 else "Chance  "
     assert label + pct(success_chance(action)) in lines  # R7, R11, R26
+    _, red, black, _, _ = action_risk(action)
+    assert lines[6].startswith(label) and lines[7] == risk_line(red, black)  # under it
+    assert len(lines) == 8 and all(len(x) <= 16 for x in lines) and len(lines[0]) <= 14
     c.press("DRAW", 0)
-    assert c.view().screen == "active" and c.action.deck.counts() == action.deck.counts()
+    v = c.view()
+    assert v.screen == "active" and c.action.deck.counts() == action.deck.counts()
+    assert v.lines[4] == lines[7] == v.art[6][0]         # the risks the action then shows
+
+
+def test_set_up_shows_the_risks_under_the_chance_in_the_active_screens_words():
+    """Set-up showed the chance but not the risks beside it; and "Comp" meant both the risk
+    of a complication and the count of them. The risks say "Risk", by the deck's letters in
+    lower case (r a red card, a complication, R13; b a black, R14: an "R29%" would read as a
+    rule number), and "Comp" is only the tally's count."""
+    c = dev(ranks=2, helpers=1, red=1)               # issue 11's common task
+    lines = c.view().lines
+    assert lines[6] == "Chance   99.6%" and lines[7] == "Risk r29% b<1%"
+    assert not any("Comp" in x or "Blk" in x for x in lines)
+    v = keys(c, "D")
+    assert v.lines[4] == "Risk r29% b<1%" and v.lines[5] == "Succ 0/1 Comp 0"
+    assert v.art[6] == ("Risk r29% b<1%", "Succ 0/1 Comp 0")
+    assert risk_line(1.0, 1.0) == "Risk r100% b100%" and risk_line(None, None) == "Risk r... b..."
+    # the default referee code marks the title, and the risks stay in the 8 lines
+    assert lines[0] == "Set-up !code" and len(lines) == 8
+    frozen = dev(frozen=True, black=1).view().lines
+    assert "Ref: +1 black" in frozen and frozen[7].startswith("Risk r")
 
 
 @hsettings(max_examples=200, deadline=None)

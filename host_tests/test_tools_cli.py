@@ -28,8 +28,8 @@ def run(name, *args, cwd=ROOT):
 
 
 def test_every_tool_but_the_hash_chains_library_is_a_program():
-    assert tools() == ["bench", "build_mpy", "cards", "deploy", "event", "odds", "pins", "play",
-                       "screenshots"]
+    assert tools() == ["bench", "build_mpy", "cards", "deploy", "event", "odds", "pictures",
+                       "pins", "play", "screenshots", "termshot", "webshot"]
 
 
 NEEDED = {"bench": ["logs"]}   # the arguments a tool needs besides the bad one
@@ -104,6 +104,7 @@ def test_an_empty_folder_is_taken_and_a_build_cut_short_is_cleared(tmp_path):
 @pytest.mark.parametrize("name,args,made", [
     ("screenshots", [], "setup.png"),
     ("cards", [], "quickstart-players.png"),
+    ("pictures", ["--only", "terminal", "--root"], "docs"),
     ("event", ["--simulate", "1x3", "--out"], "report.txt"),
     ("bench", ["--sim", "logs", "--out"], None),
 ])
@@ -114,3 +115,24 @@ def test_the_tools_that_write_into_a_folder_leave_the_users_files(name, args, ma
     assert still_there(folder)
     written = set(os.listdir(str(folder))) - {"carddraw", "notes.txt"}
     assert made in written if made else any(f.endswith(".jsonl") for f in written), written
+
+
+@pytest.mark.parametrize("name", ["termshot", "webshot"])
+def test_the_picture_tools_write_the_one_file_given_and_refuse_a_folder(name, tmp_path):
+    folder = users_folder(tmp_path / "out")
+    done = run(name, str(folder))
+    assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1
+    assert "is no .png file name" in done.stderr or "is a folder" in done.stderr
+    done = run(name, str(folder / "notes.txt"))
+    assert done.returncode == 2 and "no .png file name" in done.stderr
+    assert still_there(folder) and sorted(os.listdir(str(folder))) == ["carddraw", "notes.txt"]
+    bad = run("termshot", "--keys", "rdx", str(tmp_path / "t.png"))
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "keys are" in bad.stderr
+    assert not (tmp_path / "t.png").exists()
+
+
+def test_termshot_writes_its_picture_beside_the_users_files(tmp_path):
+    folder = users_folder(tmp_path / "out")
+    done = run("termshot", str(folder / "shot.png"))
+    assert done.returncode == 0, done.stderr
+    assert still_there(folder) and (folder / "shot.png").stat().st_size > 1000

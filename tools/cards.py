@@ -1,7 +1,8 @@
 """One-page quick-start cards, one for players and one for referees, made of the device's own
 screens (rendered by the firmware's drawing code in the MicroPython VM: tools/screenshots.py)
 with a few words beside each. Pillow draws them, with its built-in font at a pinned version,
-so the same firmware gives the same pictures.
+so the same firmware gives the same pictures. `make docs` runs it with the other pictures
+(tools/pictures.py).
 
     python tools/cards.py [OUT_DIR]   # default docs/: quickstart-players.png, -referees.png
 
@@ -25,12 +26,14 @@ PLAYERS = ("Card Draw: players' quick start",
            [("active", "Your action",
              "The deck, card by card: G solid (success), Y stripes (setback), R cross-hatch "
              "(complication), B dots (catastrophe), each with its count. Below, your chance "
-             "to succeed, the risk of a complication (Comp) and of a black (Blk), "
-             "successes and complications. DRAW draws; STOP asks whether to stop."),
+             "to succeed and the risks: r, a red card (a complication) before the action "
+             "ends; b, a black card. Then successes and complications (Comp). DRAW draws; "
+             "STOP asks whether to stop."),
             ("card", "The card you drew",
-             "Its colour and pattern, what it did, and what it means for the patient, the "
-             "machine or the scan. The LED shows it: green, yellow, red, purple for black. "
-             "DRAW goes on; HELP spends a redraw when you have one."),
+             "Its colour and pattern, what it did (a first green with automatic successes: "
+             "Succ +3: 3/4, what it brought), and what it means for the patient, the machine "
+             "or the scan. The LED shows it: green, yellow, red, purple for black. DRAW goes "
+             "on; HELP spends a redraw when you have one."),
             ("success", "Success",
              "Enough successes: finish with a minute of roleplay, or chain straight into a "
              "new action."),
@@ -50,9 +53,11 @@ REFEREES = ("Card Draw: referees' quick start",
             "Set the task, hand the prop over, keep the powers behind the code. Hold STOP on "
             "any screen for the referee lock.",
             [("setup", "Set-up",
-              "Ranks, helpers, the team's greens, the task's cards, the deck, the chance. "
-              "RANK ranks +1, HELP helpers +1 (hold: step down), STOP the task's cards "
-              "(then R +1 red, H +2 red, D +1 black), DRAW starts. Hold DRAW: options."),
+              "Ranks, helpers, the team's greens, the task's cards, the deck, the chance and "
+              "the risks (r a red card, b a black). RANK ranks +1, HELP helpers +1 (hold: "
+              "step down), STOP the task's cards (then R +1 red, H +2 red, D +1 black; Ref: "
+              "when you froze them), DRAW starts. Hold DRAW: options. !code in the title: "
+              "the code is still the default."),
              ("options", "Options",
               "Difficulty cards of each colour, successes needed, automatic successes, "
               "redraws, bonus greens, referee present, timed mode, buzzer, brightness, skill."),

@@ -1,6 +1,7 @@
 """Pictures of every screen for the README, rendered by the firmware's own screens.py onto a
 real framebuf inside the MicroPython VM (the tour in tools/vmlib/screen_tour.py, which
-host_tests/test_screens.py also runs).
+host_tests/test_render.py also runs). `make docs` runs it with the other pictures
+(tools/pictures.py).
 
     python tools/screenshots.py [OUT_DIR]     # default docs/screens/
 

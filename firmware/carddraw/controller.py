@@ -33,7 +33,7 @@ records are described in README's "On a Pico".
 from carddraw import config, lockcode, settings as known
 from carddraw.config import COLS, ROWS, TITLE_COLS
 from carddraw.deck import COLOURS, RuleError, build_deck
-from carddraw.odds import chance, fmt_chance, greens_left
+from carddraw.odds import fmt_chance, greens_left, risk
 from carddraw.play import Play
 from carddraw.playscreens import SCREENS
 from carddraw.referee import Lock
@@ -85,7 +85,7 @@ class Controller:
         self._beeps = []
         self._view = None
         self._sec = None           # the countdown on show (a new view each second)
-        self._planned = None       # set-up's (settings_version, deck counts, chance)
+        self._planned = None       # set-up's (settings_version, deck counts, chance, risks)
         self.quick = False         # building a view that must not wait for the odds ...
         self._left_out = False     # ... and it left them out
         if resume:
@@ -364,22 +364,23 @@ class Controller:
         self.clear()
 
     def planned(self):
-        """(deck counts, chance as shown) for the action set-up would start (R2-R8, R26: the
-        figure the action has once started), worked out once per change of the settings;
-        in a quick view, the chance "..." until it is."""
+        """(deck counts, chance as shown, red risk, black risk) for the action set-up would
+        start (R2-R8, R26 and the risks beside it: the figures the action's first active
+        screen shows, by the same sweep), worked out once per change of the settings; in a
+        quick view, the chance "..." and the risks None until they are."""
         fresh = self._planned is not None and self._planned[0] == self.settings_version
         if self.quick and not fresh:
             self._left_out = True
             s = self.settings
             return build_deck(s["ranks"], s["helpers"], s["bonus"],
-                              *[s[colour] for colour in COLOURS]).counts(), "..."
+                              *[s[colour] for colour in COLOURS]).counts(), "...", None, None
         if not fresh:
             s = self.settings
             counts = build_deck(s["ranks"], s["helpers"], s["bonus"],
                                 *[s[colour] for colour in COLOURS]).counts()
             greens = greens_left(s["needed"], 0, min(s["auto"], s["ranks"]))  # R7, R11
-            self._planned = (self.settings_version, counts,
-                             fmt_chance(chance(counts, greens)[0]))
+            won, red, black = risk(counts, greens)[:3]
+            self._planned = (self.settings_version, counts, fmt_chance(won), red, black)
         return self._planned[1:]
 
     def seconds_left(self):

@@ -82,17 +82,27 @@ class Active(PlayScreen):
 
 
 def card_label(action, colour, applied):
-    """What the card did: "Success 1 of 3" (successes after it, of those needed, R10, R11),
-    "Setback" (R12), "Complication 2" (the action's count after it, R13), "Catastrophe"
-    (R14). A card not yet applied (R15) says what it will do if accepted, the same label it
-    keeps then: the lead decides on a redraw by exactly that."""
+    """What the card did: "Success 1 of 3" (successes after it, of those needed, R10), and for
+    the first green with automatic successes what it brought, then where that leaves the
+    action: "Success +3: 3/4" (R11); "Setback" (R12), "Complication 2" (the action's count
+    after it, R13), "Catastrophe" (R14). A card not yet applied (R15) says what it will do if
+    accepted, the same label it keeps then: the lead decides on a redraw by exactly that."""
     kind = KINDS[COLOUR_INDEX[colour]]
     if colour == GREEN:
-        won = action.successes
-        if not applied:
-            won += action.green_gain()  # R10, R11
-        # automatic successes may pass those needed; the label stops at done
-        return "%s %d of %d" % (kind, min(won, action.needed), action.needed)
+        if applied:
+            # only greens bring successes, so the first green is the one whose successes
+            # are exactly what a first green brings (R10, R11)
+            first = 1 + min(action.auto, action.ranks)
+            gain = first if action.successes == first else 1
+            won = action.successes
+        else:
+            gain = action.green_gain()  # R10, R11
+            won = action.successes + gain
+        # automatic successes may pass those needed; the count stops at done, the gain not
+        won = min(won, action.needed)
+        if gain > 1:
+            return "%s +%d: %d/%d" % (kind, gain, won, action.needed)
+        return "%s %d of %d" % (kind, won, action.needed)
     if colour == RED:
         return "%s %d" % (kind, action.complications + (0 if applied else 1))
     return kind
@@ -145,8 +155,11 @@ class Card(PlayScreen):
             # a success shows in the tally itself, in its place; a black's outcome replaces it
             foot = action.state != SUCCEEDED and OUTCOMES.get(action.state) or tally(action)
         label = lines[1]
-        if len(label) > 14:  # beside the card only 14 fit: the number stays whole
-            label = label[:5] + ". " + label.split(" ")[-1]  # "Complication 10" -> "Compl. 10"
+        if len(label) > 14:  # beside the card only 14 fit: the numbers stay whole
+            if play.card == GREEN:  # "Success +3: 3/4" -> "Succ +3: 3/4", as the tally has it
+                label = "Succ" + label[7:]
+            else:  # "Complication 10" -> "Compl. 10"
+                label = label[:5] + ". " + label.split(" ")[-1]
         return ("card", action.skill, skill_name(action.skill), action.deck.counts(),
                 play.card, label, wrap(words(action.skill, play.card), 14)[:2], (foot,))
 

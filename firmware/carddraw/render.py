@@ -25,12 +25,12 @@
 #       chance: a short text such as "97.1%" (large digits: 0-9 . % < > only); side: up to
 #       2 texts of up to 6 characters, right of the digits (ending by x 108); foot: up to 2
 #       lines of up to 16 characters (the first at y 48, the second at y 56): on the active
-#       screen the risks under the digits ("Comp 29% Blk 3%", in whole percents: "<1%" for a
+#       screen the risks under the digits ("Risk r29% b3%", in whole percents: "<1%" for a
 #       risk that can happen, never "0%"), then the tally
 #   ("card", ..., colour, label, words, foot)  a drawn card
-#       label: what the card did ("Success 1 of 3"); words: up to 2 lines of up to 14
-#       characters (the action's own words), drawn 7 px apart beside the card; foot: one
-#       line of up to 16 characters at y 56
+#       label: what the card did ("Success 1 of 3", "Succ +3: 3/4"), up to 14 characters;
+#       words: up to 2 lines of up to 14 characters (the action's own words), drawn 7 px
+#       apart beside the card; foot: one line of up to 16 characters at y 56
 #
 # RAM: on the board this module's bytecode sits in the heap, so the pictures are data, not
 # code: one 142-byte table of columns (bit 0 the top pixel) drawn by one routine, cols().

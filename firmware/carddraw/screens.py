@@ -10,7 +10,7 @@
 from carddraw import config, lockcode, settings as known
 from carddraw.config import COLS, ROWS, SKILLS
 from carddraw.deck import COLOURS
-from carddraw.texts import deck_line, skill_name, wrap
+from carddraw.texts import deck_line, risk_line, skill_name, wrap
 
 MSG_MS = 10000  # a message goes back by itself after this long (R21: nothing stalls)
 
@@ -209,14 +209,15 @@ class Setup(Screen):
             title += " REF"
         if settings["timed"]:
             title += " T%d" % settings["interval"]
-        counts, chance = ctl.planned()
+        counts, chance, red, black = ctl.planned()
         needed = settings["needed"]
+        # the risks under the chance, as on the active screen; the task's line carries the
+        # hint for its key (or the referee's freeze) that a last line of its own once held
         return [head, title,
                 "Ranks %d  Help %d" % (settings["ranks"], settings["helpers"]),
                 team_line(settings), task_line(settings), deck_line(counts),
                 ("Need %d " % needed if needed > 1 else "Chance  ") + "%6s" % chance,
-                "log full: export" if not ctl.log_room
-                else "Task set by ref" if settings["frozen"] else "S:task  D:start"], None
+                "log full: export" if not ctl.log_room else risk_line(red, black)], None
 
 
 def team_line(settings):
@@ -230,15 +231,20 @@ def team_line(settings):
 
 
 def task_line(settings):
-    """The task's difficulty cards (R6): "none", "+1 red", or "+2Y +3R +1B" for a mix."""
+    """The task's difficulty cards (R6) after the key that sets them: "S:task none",
+    "S:task +1 red", "S:task +2Y +3R" or "S:task+2Y+3R+1B" for a mix; a task the referee
+    froze, which no key on set-up changes: "Ref: +1 red"."""
+    label = "Ref:" if settings["frozen"] else "S:task"
     added = [(name, settings[name]) for name in COLOURS if settings[name]]
     if not added:
-        return "Task  none"
+        return label + " none"
     if len(added) == 1:
-        return "Task  +%d %s" % (added[0][1], added[0][0])
+        return "%s +%d %s" % (label, added[0][1], added[0][0])  # "S:task +9 yellow": 16
     marks = ["+%d%s" % (count, name[0].upper()) for name, count in added]
-    line = "Task " + " ".join(marks)
-    return line if len(line) <= COLS else "Task" + "".join(marks)
+    for line in (label + " " + " ".join(marks), label + "".join(marks)):
+        if len(line) <= COLS:
+            return line
+    return "S:" + "".join(marks)  # all four colours: "S:+1G+2Y+3R+1B"
 
 
 # -- the difficulty picker ------------------------------------------------------------------

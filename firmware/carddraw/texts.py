@@ -65,10 +65,14 @@ def pct(p):
 
 
 def risk_line(red, black):
-    """The risks beside the chance, 16 columns at most: "Comp 29% Blk 3%" (None: "...")."""
+    """The risks beside the chance, in R26's model (the whole action, not the next card):
+    "Risk r29% b3%", r the chance that a red card (a complication, R13) comes before the
+    action ends, b that a black ends it (R14), by the deck's letters in lower case (an
+    "R18%" would read as a rule number, an "R:" as a button); "..." not worked out yet. The
+    word is "Risk" so it cannot be read as the tally's complications count ("Comp 1"). At
+    most 16 columns: "Risk r100% b100%"."""
     red, black = [("..." if p is None else fmt_chance(p, 0)) for p in (red, black)]
-    line = "Comp %s Blk %s" % (red, black)
-    return line if len(line) <= COLS else "Comp%s Blk%s" % (red, black)  # ">99%" both
+    return "Risk r%s b%s" % (red, black)
 
 
 def tally(action):
