@@ -136,3 +136,24 @@ def test_termshot_writes_its_picture_beside_the_users_files(tmp_path):
     done = run("termshot", str(folder / "shot.png"))
     assert done.returncode == 0, done.stderr
     assert still_there(folder) and (folder / "shot.png").stat().st_size > 1000
+
+
+def test_the_web_build_refuses_a_users_folder_and_builds_again_only_over_its_own(tmp_path):
+    """tools/web/build.py --out DIR once emptied DIR whatever it held."""
+    build = os.path.join(TOOLS, "web", "build.py")
+    folder = users_folder(tmp_path / "notes")
+    done = subprocess.run([sys.executable, build, "--out", str(folder)], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert "holds files that tools/web/build.py did not write" in done.stderr
+    assert still_there(folder) and sorted(os.listdir(str(folder))) == ["carddraw", "notes.txt"]
+    site = tmp_path / "site"
+    for _ in range(2):                                  # again: over its own files only
+        done = subprocess.run([sys.executable, build, "--out", str(site)], capture_output=True,
+                              text=True, cwd=ROOT, timeout=120)
+        assert done.returncode == 0, done.stderr
+        (site / "mine.txt").write_text("the user's")
+    assert (site / "index.html").exists() and (site / "mine.txt").read_text() == "the user's"
+    bad = subprocess.run([sys.executable, build, "--port", "x"], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120)
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "--port" in bad.stderr

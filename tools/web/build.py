@@ -19,10 +19,10 @@ stand-ins (firmware/**.py, tools/sim/*.py) that the page writes into the VM's /l
 are drawn here with Pillow. sw.js gets the list of every file and a version hashed from their
 contents, so each build that changes anything is a new offline cache.
 """
-import argparse
 import datetime
 import functools
 import hashlib
+import importlib.util
 import http.server
 import ipaddress
 import json
@@ -119,20 +119,49 @@ def draw_icon(size, maskable=False):
 
 def icons(out):
     os.makedirs(os.path.join(out, "icons"), exist_ok=True)
-    for name, size, maskable in (("icon-192.png", 192, False), ("icon-512.png", 512, False),
-                                 ("maskable-512.png", 512, True),
-                                 ("apple-touch-icon.png", 180, True)):
+    for name, size, maskable in zip(ICONS, (192, 512, 512, 180), (False, False, True, True)):
         draw_icon(size, maskable).save(os.path.join(out, "icons", name), optimize=True)
 
 
+ICONS = ("icon-192.png", "icon-512.png", "maskable-512.png", "apple-touch-icon.png")
+
+
+def _common():
+    """tools/common, the tools' shared package, loaded by its path: this file runs from
+    tools/web/, and only tools/common sets sys.path (firmware/ on it, for cli's limits)."""
+    folder = os.path.join(ROOT, "tools", "common")
+    spec = importlib.util.spec_from_file_location("common", os.path.join(folder, "__init__.py"),
+                                                  submodule_search_locations=[folder])
+    module = sys.modules.get("common") or importlib.util.module_from_spec(spec)
+    if "common" not in sys.modules:
+        sys.modules["common"] = module
+        spec.loader.exec_module(module)
+    return module
+
+
+_common()
+from common import cli, output  # noqa: E402
+
+
+def site_names():
+    """Every file build() writes, relative to its folder."""
+    names = [n for n in sorted(os.listdir(WEB)) if n != "sw.js" and os.path.isfile(os.path.join(WEB, n))]
+    names += ["micropython.mjs", "micropython.wasm", "wokwi-elements.bundle.min.js", "device.mjs",
+              "sim-files.json", "sw.js"]
+    return names + ["icons/" + n for n in ICONS]
+
+
 def build(out=OUT):
-    """Write the site into `out` (emptied first); -> the files' paths, relative to it."""
+    """Write the site into `out` (a new or empty folder, or one it built before: only the
+    files it wrote then are removed); -> the files' paths, relative to it."""
     for need in (os.path.join(MICROPYTHON, "micropython.mjs"), WOKWI):
         if not os.path.exists(need):
             sys.exit("web: %s is missing: run `make setup` (npm ci) first" % os.path.relpath(need, ROOT))
-    if os.path.isdir(out):
-        shutil.rmtree(out)
-    os.makedirs(out)
+    try:  # only this build's own files go: a folder holding others is refused
+        output.prepare(out, site_names(), "tools/web/build.py")
+    except output.NotOurs as e:
+        sys.stderr.write("build.py: %s\n" % e)
+        sys.exit(2)
     for name in sorted(os.listdir(WEB)):
         if name != "sw.js" and os.path.isfile(os.path.join(WEB, name)):
             shutil.copyfile(os.path.join(WEB, name), os.path.join(out, name))
@@ -147,6 +176,8 @@ def build(out=OUT):
     files = []
     for folder, _, names in os.walk(out):
         for name in names:
+            if name == output.MARKER and folder == out:
+                continue  # the list of what was built, not part of the site
             files.append(os.path.relpath(os.path.join(folder, name), out).replace(os.sep, "/"))
     files.sort()
     h = hashlib.sha256()
@@ -288,7 +319,7 @@ def serve(args):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="build.py", description=__doc__.split("\n\n")[0])
+    p = cli.parser("build.py", __doc__)
     p.add_argument("--out", default=OUT, help="where to build (default build/web)")
     p.add_argument("--serve", action="store_true", help="then serve it until Ctrl-C")
     p.add_argument("--host", default=None,
