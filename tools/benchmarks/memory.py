@@ -39,6 +39,29 @@ def sizes_part(out, ctx):
     out.figure("engine: deck + action + odds (.mpy)", sum(mpy.get(p, 0) for p in ENGINE), "B")
     out.figure("main.py (copied as source)", sizes.get("main.py", 0), "B")
     out.budget("firmware .mpy in all", sum(mpy.values()), "B", 48 * KB)
+    source_part(out)
+
+
+def source_part(out):
+    """The shape's budgets (the restructure's): controller.py's lines, the longest firmware
+    file, the Controller's attributes (those its __init__ sets)."""
+    import ast
+    folder = os.path.join(ROOT, "firmware", "carddraw")
+    lines = {}
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".py"):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                lines[name] = len(f.read().splitlines())
+    out.budget("controller.py, lines", lines["controller.py"], "", 300)
+    longest = max(lines, key=lines.get)
+    out.budget("the longest firmware file (%s), lines" % longest, lines[longest], "", 400)
+    with open(os.path.join(folder, "controller.py"), encoding="utf-8") as f:
+        tree = ast.parse(f.read())
+    init = next(n for c in tree.body if isinstance(c, ast.ClassDef) and c.name == "Controller"
+                for n in c.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
+    names = {t.attr for n in ast.walk(init) for t in getattr(n, "targets", [])
+             if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"}
+    out.budget("the Controller's attributes", len(names), "", 15)
 
 
 # -- the engine's import heap, in the VM ----------------------------------------------------------
