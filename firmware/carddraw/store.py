@@ -79,6 +79,7 @@ class Store:
         self._repeat_ms = None
         self._dropped = 0      # records only counted: the log over its soft limit
         self._no_room = False  # room_for_action() said no: until an ack or a boot
+        self._room_key = None  # what room_for_action() last worked out for
         self._retry = []       # records a refusing flash did not take yet
         self._log_bad = 0      # damaged log lines last reported
 
@@ -226,7 +227,10 @@ class Store:
             return False
         if not self._open():
             return False  # a flash error: said on screen, and tried again next pass
-        self._no_room = self.logfile.free() - self._waiting_bytes() < self.reserve
+        key = (self._seq, self.logfile.seq)  # asked every pass at set-up: worked out anew
+        if key != self._room_key:            # only when records were written or moved
+            self._room_key = key
+            self._no_room = self.logfile.free() - self._waiting_bytes() < self.reserve
         return not self._no_room
 
     @property
@@ -272,6 +276,7 @@ class Store:
                 return "flash error"
             log.exported = seq
         self._no_room = False
+        self._room_key = None  # the export frees room: worked out anew
         self.flush()  # records waiting for room go now
         return None
 
