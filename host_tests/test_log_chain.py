@@ -477,3 +477,32 @@ def test_a_full_log_stops_new_actions_not_records():
     assert app.controller.action.draws == 1
     evs = [r["ev"] for r in Store(fs=fs.reboot(), log_limit=8192, segment=2048).read_log()[0]]
     assert "start" in evs and "draw" in evs[evs.index("start"):], evs[-5:]
+
+
+def test_switching_off_inside_every_warning_holds_no_timed_draw_back():
+    """R21 against a player who switches the device off and on every 4.5 s, inside the 5 s
+    warning a resume starts with: a warning that had started before the cut is on flash (the
+    play's hint), so the boot after it draws at once. 60 cycles, through the app on flash:
+    draws keep coming, each on flash."""
+    fs = FakeFlash()
+    app, store, board = boot_app(fs, now=10_000)
+    for name, value in (("timed", True), ("interval", 10), ("needed", 9)):
+        app.controller.change(name, value)
+    press(app, board, "DRAW", 10_100)                 # the timed action starts
+    app.loop_pass(10_120)
+    t = 10_120
+    for cycle in range(60):
+        for _ in range(225):                          # 4.5 s of passes
+            t += 20
+            app.loop_pass(t)
+        fs = fs.reboot()                              # off and on again
+        app, store, board = boot_app(fs, now=t, seed=cycle)
+        t += 20
+        app.loop_pass(t)
+        if app.controller.action is None or app.controller.action.state != "active":
+            break
+        if app.controller.view().screen == "card":    # the lead takes each card at once
+            press(app, board, "DRAW", t + 20)
+            t += 20
+    draws = [r for r in Store(fs=fs.reboot()).read_log()[0] if r["ev"] == "draw"]
+    assert len(draws) >= 8 and all(r["timed"] for r in draws)   # 270 s at 10 s, cut every 4.5 s
