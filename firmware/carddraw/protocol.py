@@ -57,36 +57,17 @@ import select
 
 from carddraw import config, lockcode
 from carddraw.config import MAX_REPLIES
-from carddraw.controller import View
-from carddraw.deck import COLOURS, RuleError
-from carddraw.render import render
-from carddraw.settings import action_from, code_ok
+from carddraw.settings import code_ok, number
 
 COMMANDS = ("press NAME, long NAME, wait MS, show, seed N, log, test led|display|button|draws|end"
             " (NAME: RANK, HELP, DRAW, STOP), unlock CODE, lock, maint")
-TESTS = "test led COLOUR, test display, test button MS, test draws N, test end"
 MAX_LINE = 80          # a protocol line longer than this is refused
 MAX_QUEUE = 16         # protocol lines held while a `wait` runs (the bench tool sends one at a time)
 SEND_BYTES = 256       # bytes written to the console at most in a pass
 MAX_WAIT_MS = 600_000  # one `wait` at most 10 minutes
-MAX_BUTTON_MS = 60000
-MAX_DRAWS = 10000
-LED_TESTS = ("green", "yellow", "red", "black", "off")
 BENCH_MS = 600_000     # bench mode ends 10 minutes after the last console line
 MAINT_FLAG = "maint.flag"  # main.py's one-shot maintenance boot (its name is spelt there too)
 RESTART_MS = 200       # maint's reply goes out over USB before the reset
-
-
-def number(arg, most=9):
-    """arg as a whole number if it is 1 to `most` ASCII digits, else None. Not str.isdigit():
-    under CPython it also takes '²' (which int() then refuses) or Arabic-Indic digits, and
-    int() of a few thousand digits raises there."""
-    if arg is None or not 0 < len(arg) <= most:
-        return None
-    for ch in arg:
-        if not "0" <= ch <= "9":
-            return None
-    return int(arg)
 
 
 class Console:
@@ -400,132 +381,10 @@ def log(app, cmd, args, now):
 
 
 def test(app, cmd, args, now):
-    """`test led|display|button|draws|end`: the first three start a Test (see Test)."""
-    what = args[0].lower() if args else ""
-    arg = args[1] if len(args) > 1 else None
-    if what not in TEST_NAMES or len(args) > 2:
-        return {"error": "test needs one of: " + TESTS}
-    if what == "end":
-        if arg is not None:
-            return {"error": "test end takes no argument"}
-        app.end_test()
-        return {"ok": "end"}
-    if what == "draws":
-        return draws(app, arg)
-    made = TEST_MAKERS[what](arg)
-    if isinstance(made, dict):  # an error reply
-        return made
-    app.last_input = now
-    if app.idle:
-        app.wake()
-    app.test = made
-    made.output(app)  # at once, so the reply can say what the LED and display show
-    if what == "button":
-        app.wait_until = now + made.button_ms
-        return None
-    if what == "led":
-        return {"ok": "led", "colour": made.colour, "rgb": list(app.board.led.value)}
-    d = app.board.display
-    return {"ok": "display", "lit": lit(d), "pixels": 8 * len(d.buffer)}
+    """`test led|display|button|draws|end`: benchtest.py (a rare path: imported on first use)."""
+    from carddraw import benchtest
+    return benchtest.command(app, args, now)
 
 
-def led_test(arg):
-    colour = (arg or "").lower()
-    if colour == "purple":
-        colour = "black"
-    if colour not in LED_TESTS:
-        return {"error": "test led needs a colour: green, yellow, red, black (purple) or off"}
-    test = Test("led", ["LED test", colour == "black" and "purple (black)" or colour, "",
-                        "test end: back"], None if colour == "off" else colour)
-    test.colour = colour
-    return test
-
-
-def display_test(arg):
-    if arg is not None:
-        return {"error": "test display takes no argument"}
-    return Test("display")
-
-
-def button_test(arg):
-    ms = number(arg, 5)
-    if ms is None or not 0 < ms <= MAX_BUTTON_MS:
-        return {"error": "test button needs milliseconds, 1 to %d" % MAX_BUTTON_MS}
-    return Test("button", ["Button test", "Press a button", "within %d s" % ((ms + 999) // 1000)],
-                None, ms)
-
-
-TEST_NAMES = ("led", "display", "button", "draws", "end")
-TEST_MAKERS = {"led": led_test, "display": display_test, "button": button_test}
 HANDLERS = {"press": press, "long": press, "wait": wait, "show": show, "seed": seed, "log": log,
             "test": test, "unlock": unlock, "lock": lock, "maint": maint}
-
-
-def draws(app, arg):
-    """R9 sampled: N draws from the set-up screen's deck, each card put back."""
-    n = number(arg, 5)
-    if n is None or not 0 < n <= MAX_DRAWS:
-        return {"error": "test draws needs a number of draws, 1 to %d" % MAX_DRAWS}
-    c = app.controller
-    if c.screen != "setup":
-        return {"error": "test draws only on the set-up screen"}
-    a = action_from(c.settings)
-    counts = [0, 0, 0, 0]
-    wdt = getattr(app.board, "wdt", None)
-    try:
-        for i in range(n):
-            counts[COLOURS.index(a.draw(c.rng))] += 1
-            a.pending = None  # put back: a card pending acceptance never left the deck (R15)
-            if wdt is not None and not i & 1023:
-                wdt.feed()
-    except RuleError as e:  # R22: an empty deck
-        return {"error": str(e)}
-    return {"ok": "draws", "n": n, "deck": list(a.deck.counts()), "counts": counts}
-
-
-class Test:
-    """A bench test in progress: what the LED and the display show until it ends."""
-
-    def __init__(self, name, lines=None, led=None, button_ms=0):
-        self.name = name
-        self.lines = lines        # None: the display pattern
-        self.led = led
-        self.button_ms = button_ms
-        self.colour = None        # `test led`: the colour asked for
-        self.shown = False
-
-    def output(self, app):
-        board = app.board
-        board.led.show(self.led)
-        if not self.shown:
-            self.shown = True
-            if self.lines is None:
-                from carddraw.selftest import pattern  # the self-test's (a rare path)
-                pattern(board.display, 0)
-            else:
-                render(View("test", self.lines), board.display, None)
-            board.display.show()
-
-    def press(self, app, name, kind):
-        """A physical press: answers `test button`, and ends the test either way."""
-        if self.button_ms and app.wait_until is not None:
-            app.wait_until = None
-            app.reply({"ok": "button", "button": name, "kind": kind})
-        app.end_test()
-
-    def timeout(self, app):
-        """The held queue's time is up: `test button` saw no press (or a `wait` ran out)."""
-        if not self.button_ms:
-            return {"ok": "wait"}
-        app.end_test()
-        return {"error": "no button pressed in %d ms" % self.button_ms}
-
-
-def lit(d):
-    """Lit pixels in the frame the display was last given."""
-    n = 0
-    for b in d.buffer:
-        while b:
-            b &= b - 1
-            n += 1
-    return n

@@ -109,3 +109,15 @@ def action_from(settings):
                   settings["bonus"], settings["green"], settings["yellow"], settings["red"],
                   settings["black"], settings["needed"], settings["auto"],
                   settings["redraws"], settings["referee"])
+
+
+def number(arg, most=9):
+    """A console argument as a whole number if it is 1 to `most` ASCII digits, else None.
+    Not str.isdigit(): under CPython it also takes '²' (which int() then refuses) or
+    Arabic-Indic digits, and int() of a few thousand digits raises there."""
+    if arg is None or not 0 < len(arg) <= most:
+        return None
+    for ch in arg:
+        if not "0" <= ch <= "9":
+            return None
+    return int(arg)
