@@ -103,7 +103,7 @@ def test_history_is_never_dropped_before_it_was_exported():
     for r in ACTION_RECORDS:
         assert s.log(r)
     n = 0
-    while not s.full:  # play's records (store.KEPT) fill the log to its limit ...
+    while not s.logfile.full:  # play's records (store.KEPT) fill the log to its limit ...
         assert s.log({"ev": "draw", "ms": n, "n": n})
         s.housekeep()  # (the idle passes between draws move them into the segments)
         n += 1
@@ -115,14 +115,14 @@ def test_history_is_never_dropped_before_it_was_exported():
         assert s.log({"ev": "settings", "ms": n + i, "ranks": i}) and "settings" not in KEPT
         assert s.log({"ev": "draw", "ms": n + i, "n": n + i})
         s.housekeep()
-    assert s.full and not s.room_for_action() and not s.flush()
+    assert s.logfile.full and not s.room_for_action() and not s.flush()
     # the bench saves the log and acknowledges: the oldest segments go, the waiting records
     # are written in order, then the count of the ones that could not wait
     last_seq, last_h = s.last()
     assert s.ack(last_seq, "0" * 12) == "record %d's hash is not 000000000000: export the log again" % last_seq
     assert s.ack(last_seq + 50, last_h).startswith("no record %d" % (last_seq + 50))
     assert s.ack(last_seq, last_h) is None
-    assert not s.full and fs.flash[config.LOG_EXPORTED_FILE] == str(last_seq).encode()
+    assert not s.logfile.full and fs.flash[config.LOG_EXPORTED_FILE] == str(last_seq).encode()
     assert s.room_for_action() and s.flush()
     assert s.log({"ev": "battery", "percent": 12})
     recs = s.read_log()[0]
@@ -154,7 +154,7 @@ def test_2100_identical_seed_records_cannot_push_an_earlier_action_out():
         s.log(r)
     for i in range(2100):
         s.log({"ev": "seed", "ms": 100 + i, "n": 1})
-    assert s.flush() and not s.full and s.read_log()[0][:4] == ACTION_RECORDS
+    assert s.flush() and not s.logfile.full and s.read_log()[0][:4] == ACTION_RECORDS
 
 
 def test_an_error_repeated_on_every_pass_costs_a_counter():

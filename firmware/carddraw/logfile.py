@@ -56,9 +56,9 @@ class LogFile:
             store.fs.remove(store.root + name)
         self.segs = segs
         for first in segs:
-            self.cur = self.sizes[first] = store.size(SEGMENT % first)
+            self.cur = self.sizes[first] = store.files.size(SEGMENT % first)
             self.total += self.cur
-        exported = store.read_json(config.LOG_EXPORTED_FILE, 32)[0]
+        exported = store.files.read_json(config.LOG_EXPORTED_FILE, 32)[0]
         self.exported = exported if type(exported) is int else 0
         self._find_last()
         return bad
@@ -68,7 +68,7 @@ class LogFile:
         worth), or, when damage fills the tail, from the whole segment, or an older one."""
         for first in reversed(self.segs):
             name = SEGMENT % first
-            size = self.store.size(name)
+            size = self.store.files.size(name)
             if first == self.segs[-1] and size:
                 self.torn = not self._ends_line(name, size)
             start = max(0, size - 2 * LINE_MAX)
@@ -226,7 +226,7 @@ class LogFile:
     def files(self):
         """The log's files, oldest first (older firmware's only if a migration failed)."""
         return [n for n in (older(config.LOG_FILE), config.LOG_FILE)
-                if self.store.size(n)] + [SEGMENT % first for first in self.segs]
+                if self.store.files.size(n)] + [SEGMENT % first for first in self.segs]
 
     def read_some(self, name, start, n):
         """Up to n whole lines of a log file from byte `start` (where a line starts), each
@@ -274,7 +274,7 @@ class LogFile:
         except OSError:
             return None
         try:
-            pos = self.store.size(name)
+            pos = self.store.files.size(name)
             later = b""
             while pos > 0:
                 n = min(SCAN_CHUNK, pos)

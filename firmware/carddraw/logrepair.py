@@ -27,7 +27,7 @@ def migrate(store, names):
         try:
             bad = 0
             for name in names:
-                bad += store.read_lines(name, put, budget=store.logfile.limit // 8)
+                bad += store.logfile.read_lines(name, put, budget=store.logfile.limit // 8)
             put({"ev": "migrated", "records": state[0] - 1, "damaged": bad})
             f.flush()
         finally:

@@ -11,57 +11,25 @@
 # Everything read back is untrusted: a short, corrupt or huge file gives defaults and a short
 # notice for the screen, and the details go to the log as {"ev": "damage", ...}. Nothing here
 # raises on a flash error: it says "flash error" on screen and the pass is tried again.
-# A run of records identical apart from "ms" costs one {"ev": "repeat", "x": N} line per
-# config.LOG_REPEATS of them. Over the log's soft limit (config.LOG_RESERVE kept for an action
-# to its end, and a quarter more), records that are not the action's, the lock's or the
-# bench's are only counted, and logged as {"ev": "dropped", "n": N} once there is room: so
-# only play fills the log to where no new action may start.
-import json
-import os
+# Repeats and records over the log's soft limit are only counted (_merged).
 
 from carddraw import config, settings as known
+from carddraw.flashfs import MISSING, Files, OsFs
 from carddraw.journal import Journal
 from carddraw.logfile import LogFile
 
 NOTICES_MAX = 8      # notices waiting for the screen
 SETTINGS_MAX = 4096  # bytes read at most from the settings file
-MISSING = "missing"
 KEPT = ("start", "draw", "redraw", "accept", "referee", "stop", "end", "helper_leaves",
         "adjust", "undo", "chain", "lock", "bench", "seed", "damage")  # logged even over the
 # soft limit: play, the referee's and the bench's powers, and what was found damaged at boot
-_SEP = (",", ":")
-
-
-class OsFs:
-    """The real filesystem: MicroPython's os on the board, CPython's on a PC."""
-
-    def open(self, path, mode):
-        return open(path, mode)
-
-    def rename(self, a, b):
-        # littlefs and POSIX replace b atomically; CPython on Windows needs os.replace
-        getattr(os, "replace", os.rename)(a, b)
-
-    def remove(self, path):
-        os.remove(path)
-
-    def stat(self, path):
-        return os.stat(path)
-
-    def listdir(self, path):
-        return os.listdir(path.rstrip("/") or ("/" if path == "/" else "."))
-
-    def mkdir(self, path):
-        os.mkdir(path)
-
-    def rmdir(self, path):
-        os.rmdir(path)
 
 
 class Store:
     def __init__(self, root="", fs=None, log_limit=None, segment=None):
         self.root = root
         self.fs = fs or OsFs()
+        self.files = Files(self.fs, root)
         limit = log_limit or config.LOG_LIMIT
         # at least 4 segments in the limit, so dropping the oldest frees at most a quarter
         self.logfile = LogFile(self, limit, min(segment or config.LOG_SEGMENT, limit // 4))
@@ -106,7 +74,7 @@ class Store:
     def _file_settings(self):
         """settings.json read and checked -> (settings, the journal entry whose settings it
         holds, why it is unreadable or None, its bad fields)."""
-        data, why = self.read_json(config.SETTINGS_FILE, SETTINGS_MAX)
+        data, why = self.files.read_json(config.SETTINGS_FILE, SETTINGS_MAX)
         if why is None and not isinstance(data, dict):
             why = "not an object"
         if why is not None:
@@ -223,19 +191,13 @@ class Store:
         not, not until the bench acknowledges an export (the only thing that frees room) or
         a boot counts afresh: the journal's records are counted at their largest while they
         wait, so the figure would otherwise flicker as idle passes move them on."""
-        if self._no_room:
+        if self._no_room or not self._open():  # a flash error: said, tried again next pass
             return False
-        if not self._open():
-            return False  # a flash error: said on screen, and tried again next pass
         key = (self._seq, self.logfile.seq)  # asked every pass at set-up: worked out anew
         if key != self._room_key:            # only when records were written or moved
             self._room_key = key
             self._no_room = self.logfile.free() - self._waiting_bytes() < self.reserve
         return not self._no_room
-
-    @property
-    def full(self):
-        return self.logfile.full
 
     # -- the log, read back ------------------------------------------------------------------------
     def read_log(self, each=None, raw=False):
@@ -264,7 +226,7 @@ class Store:
     def ack(self, seq, h):
         """The bench saved the log up to record `seq`, whose hash is `h`: segments holding
         only saved records may go when room is needed. -> None, or why not."""
-        if not self.flush() and not self.full:
+        if not self.flush() and not self.logfile.full:
             return "flash error"
         log = self.logfile
         if not 0 < seq <= log.seq:
@@ -279,9 +241,6 @@ class Store:
         self._room_key = None  # the export frees room: worked out anew
         self.flush()  # records waiting for room go now
         return None
-
-    def read_lines(self, name, each, raw=False, start=0, budget=0):
-        return self.logfile.read_lines(name, each, raw, start, budget)
 
     # -- notices, damage, flags ------------------------------------------------------------------
     def notice(self, text):
@@ -306,45 +265,7 @@ class Store:
 
     def set_flag(self, name, on):
         """A one-shot flag file (main.py's maintenance boot): written or removed. -> done."""
-        try:
-            if on:
-                f = self.fs.open(self.root + name, "w")
-                f.write(name)
-                f.close()
-            else:
-                self.fs.remove(self.root + name)
-        except OSError:
-            return False
-        return True
-
-    # -- files ------------------------------------------------------------------------------------
-    def read_json(self, name, cap):
-        """-> (parsed JSON, None), or (None, why): MISSING, or what is wrong with the file."""
-        path = self.root + name
-        try:
-            f = self.fs.open(path, "rb")
-        except OSError:
-            return None, MISSING
-        try:
-            raw = f.read(cap + 1)  # never more than the cap in RAM, whatever the file's size
-        except OSError:
-            return None, "unreadable"
-        finally:
-            f.close()
-        if len(raw) > cap:
-            return None, "over %d bytes" % cap
-        if not raw:
-            return None, "empty"
-        try:
-            return json.loads(raw.decode()), None
-        except Exception as e:  # ValueError, UnicodeError, RecursionError on deep nesting
-            return None, "not json: " + type(e).__name__
-
-    def size(self, name):
-        try:
-            return self.fs.stat(self.root + name)[6]
-        except OSError:
-            return 0
+        return self.files.flag(name, on)
 
     # -- inside ------------------------------------------------------------------------------------
     def _open(self):
@@ -381,10 +302,12 @@ class Store:
         return True
 
     def _merged(self, records):
-        """A pass's records with repeats counted and, over the soft limit, others dropped."""
+        """A pass's records with repeats counted and, over the soft limit, others dropped: a
+        run of records identical but for "ms" costs one {"ev": "repeat", "x": N} line per
+        config.LOG_REPEATS; over the soft limit (config.LOG_RESERVE kept for an action to its
+        end, and a quarter more) records not in KEPT are counted, logged as {"ev": "dropped",
+        "n": N} once there is room: only play fills the log to where no action may start."""
         out = []
-        # others stop a quarter of the reserve early, so that they alone never fill the log
-        # to where no action may start (room_for_action): only play's records go further
         over = self.logfile.free() - self._waiting_bytes() < self.reserve + self.reserve // 4
         for record in records:
             same = dict(record)
@@ -470,25 +393,7 @@ class Store:
                 and ("s" not in head or number <= self._settings_j))
 
     def _write(self, name, obj):
-        """A small file written whole: littlefs commits its new contents at close, atomically
-        (the old file or the new, never neither). A new file is written as name.tmp and
-        renamed: littlefs commits a file's creation at open, so a cut before the close would
-        leave it empty (damage at the next boot)."""
-        path = self.root + name
-        try:
-            try:
-                self.fs.stat(path)
-                tmp = path
-            except OSError:
-                tmp = path + ".tmp"  # removed at boot if a cut leaves it (_open)
-            f = self.fs.open(tmp, "wb")
-            try:
-                f.write(json.dumps(obj, separators=_SEP).encode())
-            finally:
-                f.close()
-            if tmp != path:
-                self.fs.rename(tmp, path)
+        if self.files.write_json(name, obj):
             return True
-        except OSError as e:
-            self.flash_error(e)
-            return False
+        self.flash_error(None)
+        return False
