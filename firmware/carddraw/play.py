@@ -13,7 +13,7 @@
 # for the tests that power-cut a controller without a store.
 from carddraw import saved, settings as known
 from carddraw.action import ACTIVE, SUCCEEDED, STOPPED, FAILED, REFEREE, Action, RuleError
-from carddraw.deck import BLACK, COLOURS, check_colour
+from carddraw.deck import BLACK, check_colour
 from carddraw.odds import action_risk
 
 WARN_MS = 5000    # R21: the warning before a timed draw
@@ -21,25 +21,6 @@ FINISH_MS = 60000  # R23: the minute of roleplay
 ENDED = ("success", "finishing", "summary")
 PHASES = {"finishing": "f", "summary": "s"}  # the hint's letter for each phase after the end
 
-
-class Known:
-    """An rng that draws the card a record names: the first of its colour (R9 order)."""
-
-    def __init__(self, deck, colour):
-        self.index = sum(deck.counts()[:COLOURS.index(check_colour(colour))])
-
-    def randrange(self, n):
-        if self.index >= n:
-            raise ValueError("the log names a card the deck does not hold")
-        return self.index
-
-
-
-def closes(r):
-    """Whether a record puts its action away for good (R17): chained, ended by the
-    referee, or closed as lost after a power cut."""
-    return r.get("ev") == "chain" or (r.get("ev") == "end"
-                                      and r.get("outcome") in ("ended by referee", "lost"))
 
 class Play:
     def __init__(self, ctl, action):
@@ -120,7 +101,7 @@ class Play:
         # an action already put away stays away, even when a record before its closing
         # record is spoilt: played again it would raise at that record on every boot
         for r in records:
-            if closes(r):
+            if saved.closes(r):
                 return None
         start = records[0]
         play = cls(ctl, Action(start["skill"], start["ranks"], start["helpers"],
@@ -169,7 +150,7 @@ class Play:
             self.adjust(r["colour"], r["delta"])
         elif ev == "undo":
             self.undo_draw()
-        elif closes(r):
+        elif saved.closes(r):
             return True
         self.check(r)
         return False
@@ -243,7 +224,7 @@ class Play:
 
     def rng(self, card):
         """The device's rng, or when the records are played again the card they name."""
-        return self.ctl.rng if card is None else Known(self.action.deck, card)
+        return self.ctl.rng if card is None else saved.Known(self.action.deck, card)
 
     def draw(self, timed, card=None):
         action = self.action

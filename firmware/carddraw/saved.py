@@ -1,6 +1,7 @@
 # An action as plain JSON-able data and back: the resume state after a power cut, and the
-# controller's undo. Kept apart from action.py so the engine itself stays small in RAM.
-from carddraw.deck import Deck, check_int, check_colour
+# controller's undo; and what the log's records say of one when it is played again after a
+# power cut (play.Play.replay). Kept apart from action.py so the engine stays small in RAM.
+from carddraw.deck import COLOURS, Deck, check_int, check_colour
 from carddraw.action import Action
 
 STATES = ("active", "succeeded", "stopped", "failed", "referee")
@@ -54,3 +55,22 @@ def from_dict(data):
     except KeyError as e:
         raise ValueError("a saved action is missing %s" % e.args[0])
     return a
+
+
+class Known:
+    """An rng that draws the card a record names: the first of its colour (R9 order)."""
+
+    def __init__(self, deck, colour):
+        self.index = sum(deck.counts()[:COLOURS.index(check_colour(colour))])
+
+    def randrange(self, n):
+        if self.index >= n:
+            raise ValueError("the log names a card the deck does not hold")
+        return self.index
+
+
+def closes(r):
+    """Whether a record puts its action away for good (R17): chained, ended by the
+    referee, or closed as lost after a power cut."""
+    return r.get("ev") == "chain" or (r.get("ev") == "end"
+                                      and r.get("outcome") in ("ended by referee", "lost"))
