@@ -233,7 +233,7 @@ def test_the_native_fuzz_finds_nothing_and_matches_cpython_event_for_event(lib):
 
 
 def test_the_fuzz_checks_catch_a_bad_view():
-    from carddraw.controller import View
+    from carddraw.render import View
     assert fuzz_driver.check_view(View("setup", ["Set-up", "x" * 17])) == "line too long: %r" % ("x" * 17)
     assert "title" in fuzz_driver.check_view(View("setup", ["T" * 15]))
     assert fuzz_driver.check_view(View("setup", ["ok"])) is None

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from carddraw import render
-from carddraw.controller import View
+from carddraw.render import View
 from handheld import SCREENS
 
 

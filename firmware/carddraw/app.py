@@ -18,8 +18,8 @@ import select
 import sys
 
 from carddraw import config
-from carddraw.controller import Controller, View
-from carddraw.render import render
+from carddraw.controller import Controller
+from carddraw.render import View, render
 from carddraw.store import Store
 
 try:

@@ -1,9 +1,8 @@
 """The bench's hardware tests over the USB console: `test led|display|button|draws|end`
 (protocol.py's docstring says what each answers). A rare path: protocol.test imports this
 module on the first `test` line, and keeps it."""
-from carddraw.controller import View
 from carddraw.deck import COLOURS, RuleError
-from carddraw.render import render
+from carddraw.render import View, render
 from carddraw.settings import action_from, number
 
 TESTS = "test led COLOUR, test display, test button MS, test draws N, test end"

@@ -37,32 +37,12 @@ from carddraw.odds import fmt_chance, greens_left, risk
 from carddraw.play import Play
 from carddraw.playscreens import SCREENS
 from carddraw.referee import Lock
+from carddraw.render import View
 from carddraw.rng import Rng
 from carddraw.screens import Message, Setup
 from carddraw.texts import wrap
 
 IDLE_MS = 30000  # the lock and the referee screens close after this long untouched
-
-
-class View:
-    """What the device shows: a screen name, up to ROWS lines of up to COLS characters (the
-    first is the title), the LED colour (None = off), whether it blinks (timed warning), and
-    art: None, or what render.py draws as graphics instead of the lines. The lines stay the
-    screen's words: the bench protocol's show and the tests read them."""
-
-    quick = False  # the odds left out ("..."): controller.view(quick=True)
-
-    def __init__(self, screen, lines, led=None, blink=False, art=None):
-        self.screen = screen
-        self.lines = lines
-        self.led = led
-        self.blink = blink
-        self.art = art
-
-    def __eq__(self, other):
-        return (isinstance(other, View) and self.screen == other.screen
-                and self.lines == other.lines and self.led == other.led
-                and self.blink == other.blink and self.art == other.art)
 
 
 class Controller:

@@ -36,6 +36,28 @@
 # code: one 142-byte table of columns (bit 0 the top pixel) drawn by one routine, cols().
 from carddraw.config import COLS, ROWS, SKILLS, TITLE_COLS
 
+
+class View:
+    """What the device shows: a screen name, up to ROWS lines of up to COLS characters (the
+    first is the title), the LED colour (None = off), whether it blinks (timed warning), and
+    art: None, or what render() draws as graphics instead of the lines. The lines stay the
+    screen's words: the bench protocol's show and the tests read them."""
+
+    quick = False  # the odds left out ("..."): controller.view(quick=True)
+
+    def __init__(self, screen, lines, led=None, blink=False, art=None):
+        self.screen = screen
+        self.lines = lines
+        self.led = led
+        self.blink = blink
+        self.art = art
+
+    def __eq__(self, other):
+        return (isinstance(other, View) and self.screen == other.screen
+                and self.lines == other.lines and self.led == other.led
+                and self.blink == other.blink and self.art == other.art)
+
+
 MARK_X = 94       # the skill's mark, left of the battery icon
 COLOURS = ("green", "yellow", "red", "black")
 LETTERS = "GYRB"

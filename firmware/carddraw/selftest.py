@@ -12,8 +12,7 @@ FAILED) and ends on a fresh press of DRAW or after END_MS. The result goes to th
 {"ev": "selftest"}.
 """
 from carddraw import config
-from carddraw.controller import View
-from carddraw.render import render
+from carddraw.render import View, render
 
 
 def pattern(d, invert):

@@ -47,11 +47,10 @@ import framebuf
 from machine import SIM
 
 from carddraw import config
-from carddraw.render import render
+from carddraw.render import View, render
 from carddraw.app import App
 from carddraw.rng import Rng
 from carddraw.board import Board
-from carddraw.controller import View
 from carddraw.store import Store
 
 FLASH = "/flash"
