@@ -25,7 +25,7 @@
 # at all, so an entry is whole or is not there.
 import json
 
-from carddraw.logline import LINE_MAX
+from carddraw.logline import LINE_MAX, read_line
 
 SLOTS = 4
 PREFIX = "j"
@@ -93,7 +93,7 @@ class Journal:
         except OSError:
             return None, 1  # a folder without its slot: counted as used and damaged
         try:
-            line = f.readline(LINE_MAX)
+            line = read_line(f)
             if not line:
                 return None, 0
             head = _parse(line)
@@ -102,7 +102,7 @@ class Journal:
                 raise ValueError("header")
             records = []
             while len(records) < head["n"]:
-                records.append(_parse(f.readline(LINE_MAX)))
+                records.append(_parse(read_line(f)))
             if f.readline(1):
                 raise ValueError("more records than the header says")
         except Exception:  # ValueError, UnicodeError, OSError: the entry is damaged

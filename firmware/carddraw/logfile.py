@@ -10,7 +10,7 @@
 import json
 
 from carddraw import config
-from carddraw.logline import LINE_MAX, SEGMENT, line_hash, older, seal
+from carddraw.logline import LINE_MAX, SEGMENT, line_hash, older, read_line, seal
 
 SCAN_CHUNK = 512   # bytes read at a time when looking back for the last start
 
@@ -124,12 +124,15 @@ class LogFile:
             if new:
                 self.segs.append(seq - len(lines) + 1)  # named by its first record's seq
                 self.sizes[self.segs[-1]] = self.cur = 0
-            data = (b"\n" if self.torn else b"") + b"".join(lines)
+            count = len(lines)
+            if self.torn:
+                lines.insert(0, b"\n")  # size counts it
             name = self.store.root + SEGMENT % self.segs[-1]
             try:
                 f = self.store.fs.open(name, "ab")
                 try:
-                    f.write(data)
+                    for line in lines:  # a line at a time: no block of them all in RAM
+                        f.write(line)
                 finally:
                     f.close()
             except OSError:
@@ -137,12 +140,12 @@ class LogFile:
                     self.sizes.pop(self.segs.pop())
                     self.cur = self.sizes[self.segs[-1]] if self.segs else 0
                 raise
-            self.cur += len(data)
+            self.cur += size
             self.sizes[self.segs[-1]] = self.cur
-            self.total += len(data)
+            self.total += size
             self.seq, self.prev = seq, prev
             self.torn = False
-            done += len(lines)
+            done += count
         return done
 
     def room(self, size, new=False):
@@ -201,7 +204,7 @@ class LogFile:
                 f.seek(start)
                 skipping = True
             while True:
-                line = f.readline(LINE_MAX)
+                line = read_line(f)
                 if not line:
                     break
                 budget -= len(line)
@@ -241,13 +244,13 @@ class LogFile:
         try:
             f.seek(start)
             while len(texts) < n:
-                line = f.readline(LINE_MAX)
+                line = read_line(f)
                 if not line:
                     return texts, None, bad
                 if not line.endswith(b"\n") and len(line) == LINE_MAX:
                     bad += 1  # an overlong line: to its end, and on
                     while line and not line.endswith(b"\n"):
-                        line = f.readline(LINE_MAX)
+                        line = read_line(f)
                     continue
                 bad += _hand(line, texts.append, True)
             return texts, f.tell(), bad
@@ -319,7 +322,7 @@ class LogFile:
             return None
         try:
             while True:
-                line = f.readline(LINE_MAX)
+                line = read_line(f)
                 if not line:
                     return None
                 if key in line and line.endswith(b"\n"):

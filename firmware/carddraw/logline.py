@@ -4,10 +4,24 @@ import json
 from hashlib import sha256
 
 LINE_MAX = 1024      # bytes in one log line, its newline included; never more is written
+PIECE = 128          # bytes read at a time (read_line)
 HASH_DIGITS = 12
 SEGMENT = "log.%06d.jsonl"  # a segment, named by the seq of its first record
 _SEP = (",", ":")
 _HEX = "%02x" * (HASH_DIGITS // 2)
+
+
+
+def read_line(f):
+    """f.readline(LINE_MAX), in pieces of PIECE bytes: readline(n) sets n bytes aside before
+    it reads, and a block of 1 KB a line is what a fragmented heap runs out of first."""
+    line = f.readline(PIECE)
+    while line and len(line) < LINE_MAX and line[-1] != 10:  # no newline yet
+        more = f.readline(min(PIECE, LINE_MAX - len(line)))
+        if not more:
+            break
+        line += more
+    return line
 
 
 def chain_hash(prev, text):
