@@ -6,7 +6,7 @@
 from carddraw.config import MAX_REPLIES
 from carddraw.logline import HASH_DIGITS
 
-LINES = 8  # log lines sent at most in a pass
+LINES = 5  # log lines sent at most in a pass: by the chip model about 75 ms of reading
 USAGE = "log, or log ack SEQ HASH (the last record saved: its seq and its 12-digit hash)"
 
 
@@ -47,7 +47,9 @@ class Export:
     def step(self, app, now):
         store = app.store
         if self.files is None:
-            store.flush()   # the journal's records into the log first
+            if store.housekeep():  # the journal's records into the log first, a step a
+                return None        # pass (each a file operation at most), as idle passes do
+            store.flush()          # nothing left to move by now, unless the flash refused
             self.files = store.logfile.files()
         room = min(LINES, MAX_REPLIES - 1 - len(app.replies))
         while room > 0 and self.files:

@@ -309,6 +309,8 @@ class LogFile:
         """The hash on flash of record `seq`, or None. Only the line holding it is decoded
         (`log ack` runs in one pass: parsing a segment's 100-odd lines would cost most of a
         second on the chip)."""
+        if seq == self.seq and self.segs:
+            return self.prev  # the newest record, as a fresh export's last usually is
         first = 0
         for s in self.segs:
             if s <= seq:
