@@ -84,20 +84,36 @@ TILES = (0xFFFF, 0x1248, 0x9669, 0x0020, 0xA5A5)
 
 
 def cols(canvas, at, n, x, y, scale=1, c=1):
-    """n columns of GLYPHS from at, each lit bit a scale x scale square of colour c."""
+    """n columns of GLYPHS from at, each lit bit a scale x scale square of colour c: a run
+    of lit bits is one fill_rect."""
     for i in range(n):
         bits = GLYPHS[at + i]
-        for r in range(8):
-            if bits >> r & 1:
-                canvas.fill_rect(x + i * scale, y + r * scale, scale, scale, c)
+        r = 0
+        while bits:
+            if bits & 1:
+                run = 0
+                while bits & 1:
+                    bits >>= 1
+                    run += 1
+                canvas.fill_rect(x + i * scale, y + r * scale, scale, run * scale, c)
+                r += run
+            else:
+                bits >>= 1
+                r += 1
 
 
 def pattern(canvas, tile, x, y, w, h):
-    """Fill the w x h box at x, y with a 4x4 tile (TILES)."""
+    """Fill the w x h box at x, y with a 4x4 tile (TILES). Row by row, only the lit pixels
+    visited (a solid row is one hline): a card's face is most of a draw's render on the chip."""
     for j in range(h):
-        for i in range(w):
-            if tile >> ((j & 3) << 2 | (i & 3)) & 1:
-                canvas.pixel(x + i, y + j, 1)
+        m = tile >> ((j & 3) << 2) & 15  # this row's 4 bits, bit i for columns i, i + 4, ...
+        if m == 15:
+            canvas.hline(x, y + j, w, 1)
+            continue
+        for b in range(4):
+            if m >> b & 1:
+                for i in range(x + b, x + w, 4):
+                    canvas.pixel(i, y + j, 1)
 
 
 def card(canvas, colour, x, y, w, h):
