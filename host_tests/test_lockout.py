@@ -294,6 +294,100 @@ def test_no_code_is_readable_through_show_or_the_log():
             assert secret not in s
 
 
+# -- the recovery code: the referee can always get in --------------------------------------------
+def new_code_and_recovery(c, code="DSHR"):
+    """Change the code on the device (from the default) -> the recovery code, as the screen
+    shows it that once."""
+    to_change_code(c)
+    view = keys(c, " ".join(code) + " lD")
+    shown = text(c)
+    assert view.screen == "message" and "Code saved" in view.lines[0], view.lines
+    words = shown.split("wrong codes: ")[1].split()[:3]
+    recovery = "".join(words)
+    assert len(recovery) == lockcode.RECOVERY and set(recovery) <= set("RHDS"), shown
+    assert recovery not in json.dumps(c.settings) and recovery not in json.dumps(c.take_log())
+    keys(c, "D lS")                                   # the message read, out of the menu
+    return recovery
+
+
+def test_a_new_code_brings_a_recovery_code_shown_once_kept_hashed():
+    c = dev()
+    recovery = new_code_and_recovery(c)
+    assert lockcode.matches(c.settings["recovery"], recovery)
+    assert recovery not in json.dumps(c.show())
+    to_change_code(c, "DSHR")
+    keys(c, "S S H H lD")                             # another new code: a new recovery code
+    assert not lockcode.matches(c.settings["recovery"], recovery)
+
+
+def test_during_a_wait_the_recovery_code_opens_the_lock_and_ends_the_wait():
+    """A player who enters wrong codes on purpose locks the code out for a wait (30 s, up to
+    8 h): the 12-press recovery code still opens the lock, and the wait ends."""
+    c = dev()
+    recovery = new_code_and_recovery(c)
+    for i in range(3):
+        wrong(c, 1000 * i)
+    assert lockcode.wait_ms(c) > 0 and c.settings["lock_fails"] == 3
+    keys(c, code_keys("DSHR"), 5000)                  # the right code: not even taken
+    assert c.view().screen == "lock" and c.settings["lock_fails"] == 3
+    keys(c, "lS", 6000)
+    view = keys(c, code_keys(recovery), 6000)
+    assert view.screen == "refmenu"
+    assert c.settings["lock_fails"] == 0 and c.settings["recovery_fails"] == 0
+    assert lockcode.wait_ms(c) == 0
+
+
+def test_wrong_recovery_codes_have_their_own_count_and_waits():
+    """Wrong recovery codes count on their own (recovery_fails) with waits of their own; the
+    right one is refused unchecked while its wait runs, and opens the lock after it, while the
+    code's own wait still runs."""
+    c = dev()
+    recovery = new_code_and_recovery(c)
+    for t in (0, 1000, 2000, 33000, 94000):           # 5 wrong tries, each after the wait
+        wrong(c, t)
+    assert c.settings["lock_fails"] == 5 and lockcode.wait_ms(c) > 100000   # 120 s from 94 s
+    wrong_recovery = "R" * 12 if recovery != "R" * 12 else "H" * 12
+    for i in range(3):
+        keys(c, code_keys(wrong_recovery), 100000 + 1000 * i)
+        keys(c, "D", 100000 + 1000 * i)               # the message read
+    assert c.settings["recovery_fails"] == 3 and c.settings["lock_fails"] == 5
+    assert lockcode.wait_ms(c, "recovery") > 0 and c.view().screen == "setup"
+    c.take_log()
+    view = keys(c, code_keys(recovery), 103000)       # its own wait runs: refused unchecked
+    assert view.screen == "message" and "Locked" in text(c)
+    assert [r["result"] for r in lock_records(c)] == ["refused"]
+    keys(c, "D", 103000)
+    t = 103000 + lockcode.wait_ms(c, "recovery") + 1
+    c.tick(t)
+    assert lockcode.wait_ms(c) > 0                    # the code's wait still runs ...
+    assert keys(c, code_keys(recovery), t).screen == "refmenu"   # ... the recovery code opens
+    assert c.settings["recovery_fails"] == 0 and c.settings["lock_fails"] == 0
+
+
+def test_unlock_takes_the_recovery_code_during_a_wait():
+    """The console's `unlock` as the lock: during a wait the 12-letter recovery code opens
+    bench mode; the normal code is refused."""
+    fs = FakeFlash()
+    board = hardening_board.Board()
+    app = App(board, Store(fs=fs), random.Random(3), 10_000, write=lambda s: None)
+    c = app.controller
+    c.now = 10_000
+    recovery = new_code_and_recovery(c)
+    for _ in range(3):
+        attempt(c, "SSSS")
+    assert lockcode.wait_ms(c) > 0
+    replies = []
+    app.write = lambda text: replies.append(json.loads(text))
+    t = 10_000
+    for line in ("unlock DSHR", "unlock " + recovery):
+        app.line(line)
+        for _ in range(4):
+            t += 20
+            app.loop_pass(t)
+    assert "Locked" in replies[0]["error"] and replies[1]["ok"] == "unlock"
+    assert app.bench is not None and c.settings["lock_fails"] == 0
+
+
 # -- under MicroPython ------------------------------------------------------------------------
 def test_lockcode_runs_under_micropython(vm):
     got = vm("""
