@@ -170,11 +170,11 @@ def test_an_exception_shows_an_error_screen_is_logged_and_the_loop_goes_on():
         app = boot()
         tick = app.controller.tick
         state = {"n": 0}
-        def broken(now):
+        def broken(now, settle=True):
             state["n"] += 1
             if state["n"] == 3:
                 raise RuntimeError("stuck card")
-            tick(now)
+            tick(now, settle)
         app.controller.tick = broken
         seen = []
         async def main():

@@ -113,11 +113,15 @@ def test_soak_of_100000_button_events_and_10000_draws(lib, flash):
     assert got["events"] >= 100000 and got["draw_phase"] >= 10000
     assert got["stuck"] == []                         # every reading on the set-up screen
     # flat after a collection: over the random events (read every 10,000, each time back on
-    # the set-up screen with no action) the free heap never falls more than 256 bytes below
-    # its first reading (one log record is about 200 bytes). The first random events load
+    # the set-up screen with no action) the free heap shows no trend: the lowest reading of
+    # the later half is at most 256 bytes below the lowest of the first half (one log record
+    # is about 200 bytes). Single readings differ by a few hundred bytes with the journal
+    # entries held at that moment (1 to 4 of them, until their folder is dropped), so one
+    # reading against another would measure that, not a leak. The first random events load
     # screens the draws never showed, so the reading after the draws is not the baseline.
-    first = got["readings"][0]
-    assert min(got["readings"]) >= first - 256, got["readings"]
+    readings = got["readings"]
+    half = len(readings) // 2
+    assert min(readings[half:]) >= min(readings[:half]) - 256, readings
     assert len(got["readings"]) >= 5 and got["draws"] > got["draw_phase"]
 
 

@@ -500,3 +500,30 @@ def test_the_usb_code_guess_attack_leaves_every_try_counted(monkeypatch):
             flagged += 1
             assert len(wrong) == 2 and any(r["ev"] == "bench" and r["mode"] == "on" for r in recs)
     assert cuts > 10 and flagged > 0
+
+
+def test_a_code_try_on_the_lock_screen_is_on_flash_before_it_is_compared(monkeypatch):
+    """The buttons' way to the same guess: the lock screen, through the app's passes. Each
+    try's raised count is on flash when lockcode.judge starts, wrong or right; so a reset at
+    any moment of a try leaves it counted."""
+    from carddraw import lockcode
+    judged = []
+    real_judge = lockcode.judge
+    fs = FakeFlash({config.SETTINGS_FILE: json.dumps(dict(START, lock=lockcode.hashed(
+        "SDHR", "00ff00ff00ff00ff"))).encode()})
+
+    def judge(ctl, entered):
+        on_flash = Store(fs=fs.reboot(), segment=SEGMENT).load_settings()[0]
+        judged.append((entered, on_flash["lock_fails"], ctl.settings["lock_fails"]))
+        return real_judge(ctl, entered)
+    monkeypatch.setattr(lockcode, "judge", judge)
+    b = Bench(fs)
+    for code in ("SDHH", "SDRR", "SDHR"):
+        b.press("STOP", kind="long")
+        b.press(*[config.BUTTONS["RHDS".index(k)] for k in code])
+        b.step(20)
+        if b.screen() == "message":
+            b.press("DRAW")
+    assert [j[0] for j in judged] == ["SDHH", "SDRR", "SDHR"]
+    assert all(on_flash == in_ram >= 1 for _, on_flash, in_ram in judged), judged
+    assert b.screen() == "refmenu" and b.c.settings["lock_fails"] == 0

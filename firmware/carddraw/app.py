@@ -170,19 +170,21 @@ class App:
         return ok
 
     def update(self, now):
-        """The app's work in a pass: inputs, controller, persist, reveal, then idle work."""
+        """The app's work in a pass: inputs, controller, persist, reveal, then idle work. The
+        controller's clock does not settle: a code try entered in this pass is compared
+        only once its count is on flash, and that comparison is persisted in turn."""
         if self.controller.play is None:  # on set-up: may a new action start?
             self.controller.room(self.store.room_for_action())
         events = self.board.buttons.poll(now)
         for name, kind in events:
             self.button(name, kind, now)
         ran = self.protocol is not None and self.protocol.serve(self, now)
-        self.controller.tick(now)
+        self.controller.tick(now, False)
         if events or ran:
             self.busy = now
         self.persist()
-        self.controller.settle()  # what waited for the flash (a code try, now counted)
-        self.persist()
+        if self.controller.settle():  # what waited for the flash (a code try, now counted)
+            self.persist()
         self.output(now, bool(events or ran))
         if self.protocol is not None:
             self.protocol.send(self)

@@ -80,9 +80,12 @@ class Controller:
     def long(self, name, now_ms):
         self._event(name, True, now_ms)
 
-    def tick(self, now_ms):
+    def tick(self, now_ms, settle=True):
+        """The clock. settle: what waits for the flash is compared first (tests without a
+        store); the app passes False and settles after its persist."""
         self.now = now_ms
-        self.settle()
+        if settle:
+            self.settle()
         shown = self.shown
         try:
             if shown.locked and now_ms - self.idle > IDLE_MS:
@@ -233,12 +236,13 @@ class Controller:
 
     def settle(self):
         """What waited for the pass's changes to be on flash: the app calls this after its
-        persist (a code try counted, now compared); tick() calls it too."""
+        persist (a code try counted, now compared). -> whether something was settled."""
         shown = self.shown
         try:
-            shown.settle()
+            return shown.settle()
         except Exception as e:
             self._failsafe(e, shown)
+            return True
 
     # -- events -------------------------------------------------------------------------------
     def _event(self, button, long, now):

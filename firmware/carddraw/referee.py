@@ -50,9 +50,9 @@ class Lock(Screen):
                 ctl.say("Referee lock", said, self.back)
 
     def settle(self):
-        """The try begin() counted, now on flash: compared."""
+        """The try begin() counted, now on flash: compared. -> whether there was one."""
         if self.checking is None:
-            return
+            return False
         ctl = self.ctl
         code, self.checking = self.checking, None
         said = lockcode.judge(ctl, code)
@@ -60,6 +60,7 @@ class Lock(Screen):
             ctl.goto(RefMenu(ctl, self.back))
         else:  # wrong
             ctl.say("Referee lock" if said[0] == "L" else "Wrong code", said, self.back)
+        return True
 
     def lines(self):
         ctl = self.ctl

@@ -44,7 +44,9 @@ class Screen:
         """The referee lock opened over this screen, which it returns to later."""
 
     def settle(self):
-        """What must wait until the pass's changes are on flash (the lock's compare)."""
+        """What must wait until the pass's changes are on flash (the lock's compare).
+        -> whether there was such a thing (the app then persists again)."""
+        return False
 
 
 class Menu(Screen):
