@@ -198,14 +198,18 @@ class Black(PlayScreen):
             "Referee decides:", "hold STOP and", "enter the code"], BLACK  # R14
 
 
-class Failed(PlayScreen):
-    """The catastrophe (R14). DRAW: set-up."""
-    name = "failed"
+class Ended(PlayScreen):
+    """An end screen: DRAW puts the action away, back to set-up."""
 
     def press(self, button):
         if button == "DRAW":
             self.ctl.beep("click")
             self.ctl.clear()
+
+
+class Failed(Ended):
+    """The catastrophe (R14). DRAW: set-up."""
+    name = "failed"
 
     def lines(self):
         # the LED keeps the black that ended it (purple): red would read as a complication
@@ -253,9 +257,8 @@ class Finishing(PlayScreen):
             self.ctl.go_home()
 
     def lines(self):
-        left = max(0, (self.play.fin_end - self.ctl.now + 999) // 1000)
         return ["Finishing", "Roleplay the", "finish: at least", "one minute.",
-                "   %d s left" % left, "", no_retry(self.action)], None
+                "   %d s left" % self.ctl.seconds_left(), "", no_retry(self.action)], None
 
 
 def no_retry(action):
@@ -263,15 +266,10 @@ def no_retry(action):
     return NO_RETRY if action.state == STOPPED else ""
 
 
-class Summary(PlayScreen):
+class Summary(Ended):
     """Successes, complications, outcome (a stop with the no-retry reminder, R16). DRAW:
     set-up."""
     name = "summary"
-
-    def press(self, button):
-        if button == "DRAW":
-            self.ctl.beep("click")
-            self.ctl.clear()
 
     def lines(self):
         action = self.action

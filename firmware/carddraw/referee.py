@@ -26,8 +26,7 @@ class Lock(Screen):
     locked = True
 
     def __init__(self, ctl, back):
-        super().__init__(ctl)
-        self.back = back
+        super().__init__(ctl, back)
         self.code = ""       # the presses entered so far
         self.checking = None  # a try counted, to compare once the count is on flash
 
@@ -78,8 +77,7 @@ class NewCode(Screen):
     held = True
 
     def __init__(self, ctl, back):
-        super().__init__(ctl)
-        self.back = back
+        super().__init__(ctl, back)
         self.code = ""
 
     def press(self, button):
@@ -153,10 +151,6 @@ class RefMenu(Menu):
     title = "Referee"
     locked = True
     held = True
-
-    def __init__(self, ctl, back):
-        super().__init__(ctl)
-        self.back = back
 
     def offered(self):
         """The menu's items that apply now, in MENU order."""
@@ -234,10 +228,6 @@ class Adjust(Menu):
     title = "Adjust deck"
     locked = True
     held = True
-
-    def __init__(self, ctl, back):
-        super().__init__(ctl)
-        self.back = back
 
     def rows(self):
         counts = self.ctl.play.action.deck.counts()

@@ -20,8 +20,9 @@ class Screen:
     locked = False  # a referee screen, the lock included: hold STOP leaves, 30 s idle closes
     held = False    # reached only with the code: a timed draw waits while it is open (R21)
 
-    def __init__(self, ctl):
+    def __init__(self, ctl, back=None):
         self.ctl = ctl
+        self.back = back  # where leaving returns (a message, the referee's screens)
 
     def press(self, button):
         pass
@@ -58,8 +59,8 @@ class Menu(Screen):
     hint = "D:pick  S:back"
     quiet = False  # no click on a press (the success choice)
 
-    def __init__(self, ctl):
-        super().__init__(ctl)
+    def __init__(self, ctl, back=None):
+        super().__init__(ctl, back)
         self.cur = 0
         self.editing = False
 
@@ -132,10 +133,9 @@ class Message(Screen):
     name = "message"
 
     def __init__(self, ctl, title, text, back):
-        super().__init__(ctl)
+        super().__init__(ctl, back)
         self.title = title
         self.text = wrap(text)[:ROWS - 3]
-        self.back = back     # the screen it returns to
         self.since = ctl.now
 
     @property
