@@ -138,15 +138,39 @@ class FakeFlash:
 
 
 class FakeNative:
-    def __init__(self, *runs):
+    def __init__(self, *runs, factors=None):
         self.runs = [[(k, 0, 10 * n, 20, 30, 40, 0, 0) for k in kinds] for n, kinds in
                      enumerate(runs, 1)]
+        self.factors = factors or [150] * len(runs)
 
 
 def test_sessions_that_differ_pass_for_pass_are_not_added_up():
     same = passes.Passes(FakeFlash([0, 1, 4]), FakeNative([0, 1, 4], [0, 1, 4]))
     assert same.estimate(2, "led") == (1.5, 0.0, 0.0)   # the fastest run, x150
+    # each run's time at its own slowdown: the second run took twice as long on a machine
+    # running at half its speed (x60 against x150), so it is the faster on the chip
+    slow = passes.Passes(FakeFlash([0, 1, 4]), FakeNative([0, 1, 4], [0, 1, 4], factors=[150, 60]))
+    assert slow.estimate(2, "led") == (1.2, 0.0, 0.0)
     with pytest.raises(report.Unmeasurable, match="differ at pass 2"):
         passes.Passes(FakeFlash([0, 1, 4]), FakeNative([0, 1, 4], [0, 1, 3]))
     with pytest.raises(report.Unmeasurable, match="differ at pass 3"):
         passes.Passes(FakeFlash([0, 1, 4]), FakeNative([0, 1, 4, 1]))
+
+
+def test_the_slowdown_is_the_larger_ratio_of_the_chip_to_this_machine():
+    import model
+    # TOOLCHAIN.md's machine: fib(20) 1.6 ms and the loop 4.5 ms natively, 238 and 741 ms on
+    # the rp2 port: x149 and x165, the larger kept
+    assert round(model.slowdown(1600, 4500)) == 165
+    # a machine twice as slow at both: half the factor; slower at one only: the other's
+    assert round(model.slowdown(3200, 9000)) == 82
+    assert round(model.slowdown(3200, 4500)) == 165
+
+
+def test_the_calibration_runs_both_workloads_under_native_micropython():
+    if runner.missing():
+        pytest.fail(runner.missing())
+    import model
+    c = model.calibrate(reps=1, processes=1)
+    assert c["fib(20)"] > 0 and c["loop"] > 0
+    assert c["factor"] == model.slowdown(c["fib(20)"], c["loop"])

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import tempfile
 
+import model
 from report import Unmeasurable
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -288,5 +289,7 @@ def soak_part(out, ctx):
                    256, extra="(%d readings, %s..%s B)" % (
                        len(readings), "{:,}".format(min(readings)), "{:,}".format(max(readings))))
     out.budget("largest free block after the soak", r["largest"], "B", 32 * KB, at_least=True)
-    out.figure("a gc.collect() after boot, x150", r["collect_us"] * 150 / 1000.0, "ms")
-    out.figure("a gc.collect() after the soak, x150", r["collect_us_after"] * 150 / 1000.0, "ms")
+    out.figure("a gc.collect() after boot, on the chip", model.cpu_ms(r["collect_us"]), "ms",
+               "(x%.0f)" % model.factor())
+    out.figure("a gc.collect() after the soak, on the chip", model.cpu_ms(r["collect_us_after"]),
+               "ms")

@@ -1,7 +1,7 @@
 """make bench's odds: the cost of the exact chance to succeed (R26, odds.action_chance) and of
 the risks beside it (odds.action_risk: a complication, a black) on the largest deck the device
 can build and the worst of a grid of decks it can build (DESIGN: under 5,000 basic steps); their
-time on CPython and on the chip (native MicroPython x150: a lower bound), where they are worked
+time on CPython and on the chip (native MicroPython times the calibrated slowdown, model.py: a lower bound), where they are worked
 out in one loop pass after a press; and what a Monte Carlo estimate of the same chance costs."""
 import math
 import random
@@ -92,8 +92,8 @@ def part(out, ctx):
     out.budget("the worst of %d built decks, with the risks" % len(decks), worst[0], "steps",
                MAX_STEPS, under=True)
     out.note("  (at %s)" % ", ".join("%s %s" % kv for kv in sorted(worst[1].items())))
-    out.note("the odds with the risks on the chip (native x%d), worked out in one pass after a "
-             "press:" % model.SLOWDOWN)
+    out.note("the odds with the risks on the chip (native x%.0f), worked out in one pass after a "
+             "press:" % model.factor())
     with out.measuring("the odds on the chip (native MicroPython)"):
         from native import runner
         why = runner.missing()

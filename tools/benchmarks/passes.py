@@ -33,6 +33,7 @@ for _path in (DEVICE, HOST_TESTS, os.path.join(HOST_TESTS, "vmlib")):
 import bench_session as bs  # noqa: E402
 
 RUNS = 5
+REPS = 5      # each calibration's runs of the two workloads (model.py)
 RECORD = "<BBIIIIII"   # kind, screen, us to the LED, to show(), to show() returned, to the end,
 NONE = 0xFFFFFFFF      # I2C clocks, pixel bytes (NONE: the pass did not reach that mark)
 TIMEOUT = 120
@@ -89,7 +90,7 @@ class FlashSession:
 
 
 # -- native MicroPython: the time ------------------------------------------------------------------
-HARNESS = """
+HARNESS = model.CALIBRATE + """
 import gc, os, time, struct, machine
 out = open(RECORDS, "wb")
 rec = bytearray(struct.calcsize(%(fmt)r))
@@ -132,7 +133,7 @@ def boot(t0):
     def polled(now):   # the pins read and debounced as on the board, then the session's press
         got = poll(now)
         if pending:
-            got.extend(pending)
+            got = list(got) + pending
             del pending[:]
         return got
     board.buttons.poll = polled
@@ -140,6 +141,7 @@ def boot(t0):
 """ % {"fmt": RECORD, "none": NONE}
 
 SESSION = """
+speed = calibrate(REPS)
 os.mkdir(FLASH)
 os.chdir(FLASH)
 from carddraw.store import Store
@@ -149,7 +151,8 @@ gc.collect()
 s = boot(time.ticks_us())
 s.play()
 out.close()
-RESULT = s.passes
+after = calibrate(REPS)
+RESULT = [s.passes, min(speed[0], after[0]), min(speed[1], after[1])]
 """
 
 BOOT = """
@@ -180,13 +183,15 @@ class NativeSessions:
         tmp = tempfile.mkdtemp(prefix="carddraw_bench_", dir=base)
         try:
             self.runs = []
+            self.factors = []   # each run's slowdown (model.py), calibrated before and after it
             self.boot_fresh = []
             self.boot_used = []
             for n in range(runs):
                 flash = os.path.join(tmp, "flash%d" % n)
                 recs = os.path.join(tmp, "session%d.bin" % n)
-                runner.run("FLASH = %r\nRECORDS = %r\n" % (flash, recs) + HARNESS + SESSION,
-                           path, timeout=TIMEOUT)
+                got = runner.run("FLASH = %r\nRECORDS = %r\nREPS = %d\n" % (flash, recs, REPS)
+                                 + HARNESS + SESSION, path, timeout=TIMEOUT)
+                self.factors.append(model.slowdown(got[1], got[2]))
                 self.runs.append(_records(recs))
             used = os.path.join(tmp, "flash0")   # the session's flash: a device in use
             booted = os.path.join(tmp, "boot")
@@ -226,24 +231,25 @@ class Passes:
                        len(want), len(got)))
         self.kinds = [r[0] for r in flash.rows]
 
-    def us(self, i, mark, how=min):
-        """Native us of pass i to a mark (2 LED, 3 show, 4 shown, 5 end): the fastest run."""
+    def ms(self, i, mark):
+        """Chip ms of pass i to a mark (2 LED, 3 show, 4 shown, 5 end): each run's native us
+        times that run's slowdown, the fastest run's."""
         values = [run[i][mark] for run in self.native.runs]
         if NONE in values:
             return None
-        return how(values)
+        return min(us * x for us, x in zip(values, self.native.factors)) / 1000.0
 
     def estimate(self, i, to, case="typical"):
         """-> (CPU ms, flash ms, I2C ms) of pass i to `to`: "led", "frame", "pass"; None if
         the pass did not reach it. CPU: the fastest run; flash: typical, or the datasheet's
         worst."""
         mark, fl = {"led": (2, 2), "frame": (4, 3), "pass": (5, 4)}[to]
-        us = self.us(i, mark)
+        cpu = self.ms(i, mark)
         counts = self.flash.rows[i][fl]
-        if us is None or counts is None:
+        if cpu is None or counts is None:
             return None
         i2c = 0.0 if to == "led" else model.i2c_ms(self.native.runs[0][i][6])
-        return model.cpu_ms(us), model.flash_ms(counts[1], counts[2], case), i2c
+        return cpu, model.flash_ms(counts[1], counts[2], case), i2c
 
 
 def describe(kind_screen):
@@ -311,8 +317,8 @@ def _row(out, label, p, indexes, to, limit):
     return at
 
 
-def _boot_row(out, label, records, counts):
-    cpu = model.cpu_ms(min(r[4] for r in records))
+def _boot_row(out, label, records, counts, factor):
+    cpu = min(r[4] for r in records) * factor / 1000.0
     fl = model.flash_ms(counts[1], counts[2])
     i2c = model.i2c_ms(records[0][6])
     out.write((ROW % (label, "%d" % len(records), "", "%.1f" % (cpu + fl + i2c), "%.1f" % cpu,
@@ -324,10 +330,13 @@ def _boot_row(out, label, records, counts):
 def chip_part(out, ctx):
     p = ctx.passes()
     f = p.flash
-    out.note("CPU: native MicroPython's time x%d, the fastest of %d runs: a LOWER BOUND (the "
-             "emulated RP2040" % (model.SLOWDOWN, len(p.native.runs)))
-    out.note("that gave x150 charged nothing for code reads from flash). Flash: the pass's "
-             "littlefs counts at")
+    out.note("CPU: native MicroPython's time times a slowdown calibrated in each of %d runs "
+             "(model.py: x%.0f..x%.0f" % (len(p.native.runs), min(p.native.factors),
+                                        max(p.native.factors)))
+    out.note("  here; x150 where fib(20) takes 1.6 ms), the fastest run's: a LOWER BOUND (the "
+             "emulated RP2040")
+    out.note("  charged nothing for code reads from flash). Flash: the pass's littlefs counts "
+             "at")
     out.note("%.1f ms a page and %.0f ms an erase (worst: the datasheet's %.0f ms and %.0f ms). "
              "I2C: 9 clocks a" % (model.PAGE_MS["typical"], model.ERASE_MS["typical"],
                                   model.PAGE_MS["worst"], model.ERASE_MS["worst"]))
@@ -347,13 +356,14 @@ def chip_part(out, ctx):
     idle = _row(out, "idle passes (housekeeping)", p, of[bs.IDLE], "pass", 100)
     console = _row(out, "console passes (log export)", p, of[bs.CONSOLE], "pass", 100)
     at = _row(out, "longest loop pass of the session", p, every, "pass", 100)
-    _boot_row(out, "power-on -> first frame, fresh", p.native.boot_fresh, f.boot_fresh[3])
-    _boot_row(out, "power-on -> first frame, in use", p.native.boot_used, f.boot_used[3])
+    most = max(p.native.factors)   # the boots' processes were not calibrated: the largest
+    _boot_row(out, "power-on -> first frame, fresh", p.native.boot_fresh, f.boot_fresh[3], most)
+    _boot_row(out, "power-on -> first frame, in use", p.native.boot_used, f.boot_used[3], most)
     parts = [[], [], [], []]
     for i in of[bs.DRAW]:
-        led, show, shown, end = (p.us(i, m) for m in (2, 3, 4, 5))
-        for n, us in enumerate((led, show - led, shown - show, end - shown)):
-            parts[n].append(model.cpu_ms(us))
+        led, show, shown, end = (p.ms(i, m) for m in (2, 3, 4, 5))
+        for n, ms in enumerate((led, show - led, shown - show, end - shown)):
+            parts[n].append(ms)
     out.note("a draw's pass, CPU (the median draw, ms): inputs, controller and persist %.1f; "
              "render %.1f;" % tuple(statistics.median(x) for x in parts[:2]))
     out.note("  the driver's show() %.1f; the rest %.1f" % tuple(
@@ -366,8 +376,8 @@ def chip_part(out, ctx):
             out.note("%s: #%s, %s" % (label, "{:,}".format(i), what_pass(p, i)))
     out.note("power-on: App's imports to its first frame (MicroPython's start, the mount, "
              "main.py not counted);")
-    out.note("  x150 fits bytecode, an import is mostly C: the rp2 port measured 371 ms from "
-             ".mpy files.")
+    out.note("  the slowdown fits bytecode, an import is mostly C: the rp2 port measured 371 ms "
+             "from .mpy files.")
 
 
 def what_pass(p, i):
@@ -379,7 +389,7 @@ def what_pass(p, i):
             text += " (`%s`)" % lines[-1][:16]
     counts = row[4]
     text += ": %d pages, %d erases, CPU %.1f ms" % (counts[1], counts[2],
-                                                   model.cpu_ms(p.us(i, 5)))
+                                                   p.ms(i, 5))
     return text
 
 

@@ -7,7 +7,8 @@ DESIGN.md printed with OK or OVER (figures are reported, never asserted).
 
 Parts: sizes (the .mpy files make deploy copies), flash (programs and erases of each kind of
 loop pass, counted on littlefs-python), chip (each event's time on the RP2040, estimated:
-native MicroPython x150 plus the flash and I2C time), display (I2C per draw), heap (native
+native MicroPython times a slowdown calibrated on this machine, x150 where fib(20)
+takes 1.6 ms, plus the flash and I2C time), display (I2C per draw), heap (native
 MicroPython with a Pico-sized heap; the engine's import heap in the VM), soak, odds, lock
 (the referee lock against a brute-force search), presses (power-on to the first draw).
 
