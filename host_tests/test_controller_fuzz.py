@@ -297,6 +297,16 @@ class ControllerMachine(RuleBasedStateMachine):
             assert self.t - c.idle <= IDLE_MS
 
     @invariant()
+    def the_led_lit_before_the_frame_is_the_views(self):
+        """The app lights the LED (controller.led, blinking while warn) before the view is
+        worked out; it must be the view's: a card's colour, white during a warning."""
+        c = self.c
+        c._view = None  # as after a press: nothing worked out yet (an invariant made it)
+        led, blink = c.led(), c.warn > 0
+        view = c.view()
+        assert (led, blink) == (view.led, view.blink), view.screen
+
+    @invariant()
     def no_text_is_cut_off(self):
         """view() clips lines to the screen; what it clips may only be trailing spaces."""
         lines, _ = self.c.shown.lines()

@@ -366,3 +366,37 @@ def test_the_first_active_screen_shows_set_ups_chance_after_another_action(**dra
     v = c.view()
     assert v.screen == "active" and v.lines[3] == "Chance  " + "%6s" % want
     assert v.art[4] == want                # the large digits too
+
+
+@pytest.mark.parametrize("ranks,helpers,red,black,needed,auto", [
+    (1, 0, 0, 0, 1, 0), (3, 2, 2, 1, 3, 0), (5, 1, 0, 2, 4, 2), (2, 2, 3, 0, 2, 1),
+    (4, 0, 1, 1, 5, 3)])
+def test_a_start_logs_and_shows_the_figures_set_up_worked_out(monkeypatch, ranks, helpers,
+                                                               red, black, needed, auto):
+    """R26: set-up's chance and risks are the started action's (the same sweep), so the
+    start logs and its first screen shows them without working them out again."""
+    import carddraw.play as play_module
+    c = dev(ranks=ranks, helpers=helpers, red=red, black=black, needed=needed, auto=auto)
+    c.view()                       # set-up on show: its figures worked out
+    sweeps = []
+    monkeypatch.setattr(play_module, "action_risk",
+                        lambda a, *more: sweeps.append(a) or action_risk(a, *more))
+    c.take_log()
+    view = keys(c, "D")            # the start, and its first frame
+    start = [r for r in c.take_log() if r["ev"] == "start"][0]
+    assert view.screen == "active" and sweeps == []
+    fresh = action_risk(c.action)[:3]
+    assert start["chance"] == round(fresh[0], 4)
+    assert c.play.odds() == fresh and sweeps == []
+
+
+def test_a_start_without_set_ups_figures_works_them_out():
+    """Set-up's figures are for the settings as they were: a start in the same pass as a
+    change (no frame between) works them out afresh."""
+    c = dev(ranks=2, red=1)
+    c.view()
+    c.press("RANK", 0)             # ranks 3: set-up's figures are for ranks 2 now
+    c.press("DRAW", 0)
+    start = [r for r in c.take_log() if r["ev"] == "start"][0]
+    assert c.action.ranks == 3
+    assert start["chance"] == round(action_risk(c.action)[0], 4)

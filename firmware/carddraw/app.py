@@ -32,6 +32,12 @@ IDLE_WORK_MS = 200    # the store's idle work (an erase at a time) waits this lo
 BLINK_MS = 250
 LOW_BATTERY = 15      # percent: below it the device says the battery is low, once
 BATTERY_MS = 5000     # the battery is read this often, not every loop pass (8 ADC reads each)
+COLLECT_MS = 5000     # garbage is collected at least this often, in a pass with nothing to do
+# MicroPython collects garbage when an allocation finds no room, in whatever pass it is: in a
+# draw's pass that would hold the LED back by a whole collection (about 30 ms on the chip).
+# So the app collects itself, in the first quiet pass after every press or frame (and every
+# COLLECT_MS), and a press always finds the heap swept. CPython has no such heap: not there.
+COLLECT = getattr(gc, "mem_free", None) and gc.collect
 
 
 class App:
@@ -54,10 +60,14 @@ class App:
         if self.controller.play is not None:
             self.controller.record("resume", screen=self.controller.view().screen)
         self.settings_version = self.controller.settings_version
+        self.committed = None       # the settings_version on flash (None: compared at the first)
         self.busy = now_ms          # the last pass that answered a press or a console line
+        self.collected = now_ms     # the last pass that collected garbage (None: due now)
         self.last_input = now_ms
         self.idle = 0               # 0 awake, 1 dimmed, 2 display off
-        self.drawn = None           # the (view, battery) last sent to the display
+        self.drawn = None           # (screen, lines, battery, art) last sent to the display
+        self.on_show = None         # ... and the View they came from
+        self.frames = 0             # frames sent
         self.battery = 0            # battery level in tenths, read every BATTERY_MS
         self.battery_at = None
         self.error = None           # an error View shown until the next press
@@ -185,10 +195,17 @@ class App:
         self.persist()
         if self.controller.settle():  # what waited for the flash (a code try, now counted)
             self.persist()
+        frames = self.frames
         self.output(now, bool(events or ran))
         if self.protocol is not None:
             self.protocol.send(self)
-        if now - self.busy >= IDLE_WORK_MS:
+        if events or ran or self.frames != frames:
+            self.collected = None   # this pass's garbage: collected in the next quiet one
+        elif self.collected is None or now - self.collected >= COLLECT_MS:
+            if COLLECT:
+                COLLECT()
+            self.collected = now    # and the store's idle work waits for the next pass
+        elif now - self.busy >= IDLE_WORK_MS:
             self.store.housekeep()  # one step, an erase at most: nothing waits on it
         self.idle_check(now)
 
@@ -223,7 +240,10 @@ class App:
         refuses is tried again next pass, and its notice says so on screen. -> whether it
         is all on flash."""
         c = self.controller
-        ok = self.store.commit(c.take_log(), c.settings, c.hint())
+        changed = c.settings_version != self.committed  # else the store has them already
+        ok = self.store.commit(c.take_log(), c.settings if changed else None, c.hint())
+        if ok:
+            self.committed = c.settings_version
         if c.settings_version != self.settings_version:
             self.settings_version = c.settings_version
             self.apply_settings()
@@ -237,11 +257,15 @@ class App:
             self.test.output(self)
             board.buzzer.update(now)
             return
-        view = self.error or self.controller.view(quick)
-        led = view.led
-        if view.blink and (now // BLINK_MS) % 2:
+        error = self.error
+        if error is not None:
+            led, blink = error.led, error.blink
+        else:
+            led, blink = self.controller.led(quick), self.controller.warn > 0  # as its view
+        if blink and (now // BLINK_MS) % 2:
             led = None
-        board.led.show(led)
+        board.led.show(led)  # first: a drawn card's colour before its frame is worked out
+        view = error or self.controller.view(quick)
         for pattern in self.controller.take_beeps():
             board.buzzer.play(pattern, now)
         board.buzzer.update(now)
@@ -262,11 +286,16 @@ class App:
             self.battery = percent // 10  # the icon has 10 steps
             self.battery_at = now
             self.battery_low(percent, now)
-        key = (view.screen, tuple(view.lines), self.battery, view.art)
-        if key != self.drawn:
+        drawn = self.drawn
+        if drawn is not None and self.on_show is view and drawn[2] == self.battery:
+            return          # the view on show again costs nothing; another is compared
+        key = (view.screen, tuple(view.lines), self.battery, view.art)  # by what it shows
+        if key != drawn:
             render(view, board.display, key[2] * 10)
             board.display.show()
+            self.frames += 1
             self.drawn = key
+        self.on_show = view
 
     low_said = False    # the low battery was said (set again only once charged)
 

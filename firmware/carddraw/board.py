@@ -38,13 +38,16 @@ class Buttons:
                         for name in config.BUTTONS]
 
     def poll(self, now_ms):
-        """Read every button; return the events as a list of (name, "short" | "long")."""
-        events = []
+        """Read every button -> the events, (name, "short" | "long") each: a list, or an empty
+        tuple when there are none (every loop pass asks: it allocates nothing then)."""
+        events = None
         for b in self.buttons:
             event = b.update(b.pin.value(), now_ms)
             if event:
+                if events is None:
+                    events = []
                 events.append((b.name, event))
-        return events
+        return events or ()
 
     def held(self):
         """Names of the buttons down right now, read from the pins (for held-at-power-on)."""

@@ -140,6 +140,16 @@ class Controller:
             self.quick = False
         return self._view
 
+    def led(self, quick=False):
+        """The LED's colour (None: off), the view's; it blinks while warn (R21). A drawn card
+        says its colour before its view is made, so the app can light the LED first and
+        work out the frame after."""
+        play = self.play
+        if self._view is None and play is not None and not play.warn \
+                and self.shown.name == "card":
+            return play.card  # as Card.lines() gives it, no warning to make it white
+        return self.view(quick).led
+
     @property
     def screen(self):
         """The name of the screen on show."""
@@ -155,14 +165,18 @@ class Controller:
         """Seconds of the timed warning on show (R21), 0 when none."""
         return self.play.warn if self.play is not None else 0
 
+    # take_beeps and take_log hand over what was queued; an empty list handed over is the
+    # controller's own, kept (read it, never change it): a quiet pass allocates nothing here
     def take_beeps(self):
         beeps = self._beeps
-        self._beeps = []
+        if beeps:
+            self._beeps = []
         return beeps
 
     def take_log(self):
         records = self._log
-        self._log = []
+        if records:
+            self._log = []
         return records
 
     def resume_state(self):
@@ -364,8 +378,17 @@ class Controller:
                                 *[s[colour] for colour in COLOURS]).counts()
             greens = greens_left(s["needed"], 0, min(s["auto"], s["ranks"]))  # R7, R11
             won, red, black = risk(counts, greens)[:3]
-            self._planned = (self.settings_version, counts, fmt_chance(won), red, black)
-        return self._planned[1:]
+            self._planned = (self.settings_version, counts, fmt_chance(won), red, black, won)
+        return self._planned[1:5]
+
+    def planned_odds(self, counts):
+        """(chance, red risk, black risk) of the action set-up would start, if worked out for
+        the settings as they are and this deck (the start logs them, its screen shows them),
+        else None."""
+        p = self._planned
+        if p is not None and p[0] == self.settings_version and p[1] == counts:
+            return p[5], p[3], p[4]
+        return None
 
     def seconds_left(self):
         """The countdown on show, in seconds, or None."""

@@ -155,6 +155,14 @@ def salt(r):
     return "%02x" * 8 % tuple(sha256(mix.encode()).digest()[:8])
 
 
+_DEFAULT = [None, False]   # the lock last asked about and whether it is the default code
+
+
 def default(ctl):
-    """Whether the device is still on the default code, R H R H: anyone can open it."""
-    return matches(ctl.settings["lock"], "RHRH")
+    """Whether the device is still on the default code, R H R H: anyone can open it. Set-up's
+    title asks at every redraw; a hash is worked out only when the lock changed."""
+    lock = ctl.settings["lock"]
+    if lock != _DEFAULT[0]:
+        _DEFAULT[1] = matches(lock, "RHRH")
+        _DEFAULT[0] = lock
+    return _DEFAULT[1]

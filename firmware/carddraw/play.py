@@ -35,6 +35,7 @@ class Play:
         self.fin_end = 0        # when the finishing countdown ends (R23)
         self.replaying = False  # the records are played again: nothing logged or heard
         self._odds = None       # (what they were worked out for, (chance, red, black))
+        self._hint = None       # (its parts, the hint) last made
         self.rearm()
 
     @classmethod
@@ -48,6 +49,9 @@ class Play:
         settings = ctl.settings
         play = cls(ctl, known.action_from(settings))
         a = play.action
+        planned = ctl.planned_odds(a.deck.counts())  # set-up's, by the same sweep: not twice
+        if planned is not None:
+            play._odds = (play._odds_key(), planned)
         ctl.record("start", skill=a.skill, ranks=a.ranks, helpers=a.helpers, bonus=a.bonus,
                    difficulty=list(a.difficulty), needed=a.needed, auto=a.auto,
                    redraws=a.redraws, referee=a.referee, timed=settings["timed"],
@@ -164,8 +168,12 @@ class Play:
     def hint(self):
         """What no record says, for the journal: "d" the card put away, "f" the finishing
         or "s" the summary after the end, "w" the timed warning begun."""
-        return (("d" if self.card is None else "") + PHASES.get(self.ended, "")
-                + ("w" if self.warn else ""))
+        put, warned, ended = self.card is None, self.warn > 0, self.ended
+        last = self._hint  # the string kept while its parts stay: asked every loop pass
+        if last is None or last[0] != put or last[1] != warned or last[2] != ended:
+            last = self._hint = (put, warned, ended, ("d" if put else "") + PHASES.get(ended, "")
+                                 + ("w" if warned else ""))
+        return last[3]
 
     def log(self, event, **fields):
         if not self.replaying:

@@ -1,0 +1,123 @@
+"""The heap in the loop passes, under native MicroPython on the deployed .mpy files (the
+board's bare `machine`, a Pico-sized heap): a pass with nothing to do allocates nothing, and
+garbage is collected in quiet passes, never in a pass that answers a press (a collection
+there would hold a drawn card's LED back by a whole collection: about 30 ms on the chip).
+
+Without native MicroPython these tests fail (never skip) with one line saying why."""
+import os
+import shutil
+import sys
+import tempfile
+
+import pytest
+
+from conftest import ROOT
+
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from native import runner  # noqa: E402
+
+BARE = os.path.join(ROOT, "tools", "benchmarks", "bare")
+DEVICE = os.path.join(ROOT, "tools", "benchmarks", "device")
+
+
+@pytest.fixture(scope="module")
+def path():
+    why = runner.missing()
+    if why:
+        pytest.fail(why, pytrace=False)
+    return [runner.compiled(), runner.compiled_py(BARE), runner.compiled_py(DEVICE)]
+
+
+@pytest.fixture
+def flash():
+    base = "/dev/shm" if os.path.isdir("/dev/shm") else None
+    folder = tempfile.mkdtemp(prefix="carddraw_heap_", dir=base)
+    yield os.path.join(folder, "flash")
+    shutil.rmtree(folder, True)
+
+
+QUIET = """
+import gc, os
+os.mkdir(FLASH)
+os.chdir(FLASH)
+from carddraw.app import App
+from carddraw.board import Board
+from carddraw.store import Store
+board = Board()
+app = App(board, Store(), None, 1000)
+now = [1000]
+
+def passes(n):
+    for _ in range(n):
+        now[0] += 20
+        app.loop_pass(now[0])
+
+def allocated(n=100):
+    passes(300)              # the press's frames, the odds, the store's idle work: done
+    gc.collect()
+    gc.disable()
+    before = gc.mem_free()
+    passes(n)
+    after = gc.mem_free()
+    gc.enable()
+    return before - after
+
+out = {}
+out["setup"] = allocated()
+app.button("DRAW", "short", now[0])      # an action: the active screen
+out["active"] = allocated()
+app.button("DRAW", "short", now[0])      # a card on show
+out[app.controller.screen] = allocated()
+RESULT = out
+"""
+
+
+def test_a_pass_with_nothing_to_do_allocates_nothing(path, flash):
+    got = runner.run("FLASH = %r\n" % flash + QUIET, path)
+    assert set(got) == {"setup", "active", "card"}
+    assert got == {"setup": 0, "active": 0, "card": 0}
+
+
+SESSION = """
+import gc, os
+os.mkdir(FLASH)
+os.chdir(FLASH)
+from carddraw.board import Board
+from carddraw.store import Store
+import bench_session as bs
+pending = []
+board = Board()
+poll = board.buttons.poll
+
+def polled(now):
+    got = poll(now)
+    if pending:
+        got = list(got) + pending
+        del pending[:]
+    return got
+board.buttons.poll = polled
+
+def push(name, kind):
+    pending.append((name, kind))
+
+counts = {}
+
+def sink(kind, screen, start, led, s0, s1, end):
+    c = counts.setdefault(bs.KINDS[kind], [0, 0])
+    c[0] += 1
+    if end > start:      # free heap went up in the pass: the collector ran in it
+        c[1] += 1
+
+Store().save_settings(bs.settings())
+s = bs.Session(board, Store(), gc.mem_free, sink, push)
+s.play()
+RESULT = counts
+"""
+
+
+def test_garbage_is_collected_in_quiet_passes_never_in_a_press(path, flash):
+    got = runner.run("FLASH = %r\n" % flash + SESSION, path)
+    presses = ("set-up press", "start", "draw", "other press")
+    assert all(got[k][0] > 10 for k in presses)        # the session pressed all kinds
+    assert got["idle"][1] > 10                         # and collected in its quiet passes
+    assert {k: got[k][1] for k in presses} == {k: 0 for k in presses}
