@@ -47,6 +47,7 @@ class Journal:
         self.folders = []   # [folder number, slots used] oldest first; the last is current
         self.ready = None   # a folder made, all its slots free, for when the current is used
         self.making = None  # [folder number, step] of one being made in idle passes
+        self.dropping = None  # the name of a used-up folder (.tmp) being removed
         self.next = 1       # the next entry's number
         self.entries = []   # (entry number, folder number, header, records) oldest first;
                             # the records are let go (emptied) once the log holds them
@@ -177,7 +178,18 @@ class Journal:
 
     def drop(self, kept):
         """Remove one used-up folder whose entries are all kept elsewhere (kept(entry) says
-        so), but never the one holding the newest entry (the current hint). -> True if done."""
+        so), but never the one holding the newest entry (the current hint), a file operation
+        a call: the rename, each slot, the folder (each a commit, which may compact a folder:
+        an erase). -> True if a step was taken."""
+        if self.dropping is not None:
+            path = self.root + self.dropping
+            slots = self.fs.listdir(path)
+            if slots:
+                self.fs.remove(path + "/" + slots[0])
+            else:
+                self.fs.rmdir(path)
+                self.dropping = None
+            return True
         if len(self.folders) < 2 or self.folders[0][1] < SLOTS:
             return False
         n = self.folders[0][0]
@@ -190,7 +202,7 @@ class Journal:
         self.fs.rename(name, name + ".tmp")
         self.folders.pop(0)
         self.entries = [e for e in self.entries if e[1] != n]
-        self._remove_folder(PREFIX + "%06d.tmp" % n)
+        self.dropping = PREFIX + "%06d.tmp" % n  # emptied and removed by the calls to come
         return True
 
     def _remove_folder(self, name):

@@ -13,6 +13,35 @@ from carddraw import config
 from carddraw.logline import LINE_MAX, SEGMENT, line_hash, older, read_line, seal
 
 SCAN_CHUNK = 512   # bytes read at a time when looking back for the last start
+BLOCK = 4096       # littlefs's block on the Pico: the flash's erase sector
+
+
+def block_room(size):
+    """Bytes a littlefs file of `size` bytes takes before its next write needs a second new
+    block. littlefs keeps a file as a skip list of blocks (its CTZ list: block i starts with
+    ctz(i) + 1 pointers of 4 bytes); a write to a closed file copies its last block into a
+    fresh one (an erase), and a write that runs past that block's end erases another. This
+    is littlefs's own arithmetic (lfs_ctz_index), checked against littlefs in the tests."""
+    if size == 0:
+        return BLOCK
+    b = BLOCK - 8
+    i = size // b
+    off = size
+    if i:
+        i = (size - 4 * (_ones(i - 1) + 2)) // b
+        off = size - b * i - 4 * _ones(i)
+    if off < BLOCK:
+        return BLOCK - off
+    n = i + 1
+    return BLOCK - 4 * (_ones((n & -n) - 1) + 1)  # a fresh block: its pointers first
+
+
+def _ones(n):
+    count = 0
+    while n:
+        n &= n - 1
+        count += 1
+    return count
 
 
 def segment_seq(name):
@@ -38,6 +67,7 @@ class LogFile:
         self.torn = False      # the newest segment ends in a torn line (not on littlefs)
         self.exported = 0      # the highest seq the bench acknowledged as saved
         self.full = False      # no room without dropping history not yet exported
+        self.held = None       # (file, new segment, bytes, seq, hash) an append left open
 
     def open(self):
         """Learn the segments, the last seq and hash; migrate older firmware's log. -> lines
@@ -96,12 +126,21 @@ class LogFile:
             f.close()
 
     # -- writing ------------------------------------------------------------------------------
-    def append(self, records, first=None):
+    # An append on littlefs is two costs: writing the lines into a fresh block (an erase, and
+    # the segment's last block copied into it) and closing the file (the commit of its new
+    # size into the folder's metadata, which is now and then compacted: a second erase). With
+    # hold, append stops before the close and finish() closes in a later loop pass, so no
+    # pass pays both. Until the close, flash holds the segment as it was (the records wait
+    # in the journal still) and so does this object: seq, prev and the sizes move on only
+    # once the lines are committed.
+    def append(self, records, first=None, hold=False):
         """Seal and write `records`, numbered from `first` (the next seq after self.seq if
         None; a later one leaves a gap: records lost before these), in as few writes as the
         segments allow: a segment takes lines while they fit. -> how many went (fewer when
         the log is full of records not yet exported; raises OSError on a flash error, the
-        ones before it written)."""
+        ones before it written). hold: one segment's lines written, its file left open for
+        finish(), and they count as gone once it has closed them."""
+        self.finish()
         done = 0
         while done < len(records):
             lines = []
@@ -112,10 +151,13 @@ class LogFile:
             line, h = seal(seq + 1, prev, records[done])
             new = not self.segs or self.cur + size + len(line) > self.segment
             at = 0 if new else self.cur
+            room = block_room(at) if hold else self.segment  # hold: within the block
             for record in records[done:]:
                 line, h = seal(seq + 1, prev, record)
                 if lines and at + size + len(line) > self.segment:
                     break  # the rest go into a new segment
+                if size + len(line) > room:
+                    break  # the rest after this block is full: the next append
                 lines.append(line)
                 size += len(line)
                 seq, prev = seq + 1, h
@@ -124,29 +166,72 @@ class LogFile:
             if new:
                 self.segs.append(seq - len(lines) + 1)  # named by its first record's seq
                 self.sizes[self.segs[-1]] = self.cur = 0
+            name = self.store.root + SEGMENT % self.segs[-1]
+            if new and hold:  # made now, closed by the next call, written by the one after:
+                try:          # making a file commits its name, and closing it again (each
+                    f = self.store.fs.open(name, "ab")  # may compact the folder: an erase)
+                except OSError:
+                    self._undo(True)
+                    raise
+                self.held = (f, True, 0, self.seq, self.prev)
+                return done
             count = len(lines)
+            if not count:  # not even a line fits: the block is filled with blank lines (which
+                lines = [b"\n" * room]  # readers skip), and the next append starts a
+                size = room              # fresh one, with no copy of a last block
+                seq, prev = self.seq, self.prev
             if self.torn:
                 lines.insert(0, b"\n")  # size counts it
-            name = self.store.root + SEGMENT % self.segs[-1]
+            f = None
             try:
                 f = self.store.fs.open(name, "ab")
-                try:
-                    for line in lines:  # a line at a time: no block of them all in RAM
-                        f.write(line)
-                finally:
-                    f.close()
+                for line in lines:  # a line at a time: no block of them all in RAM
+                    f.write(line)
             except OSError:
-                if new:
-                    self.sizes.pop(self.segs.pop())
-                    self.cur = self.sizes[self.segs[-1]] if self.segs else 0
+                self._close(f)
+                self._undo(new)
                 raise
-            self.cur += size
-            self.sizes[self.segs[-1]] = self.cur
-            self.total += size
-            self.seq, self.prev = seq, prev
-            self.torn = False
+            self.held = (f, new, size, seq, prev)
+            if hold:
+                return done + count
+            self.finish()
             done += count
         return done
+
+    def finish(self):
+        """Close the segment an append(hold=True) left open: its lines committed, the log's
+        seq, hash and sizes moved on. -> whether there was one (OSError if the flash refused:
+        its lines did not go)."""
+        if self.held is None:
+            return False
+        f, new, size, seq, prev = self.held
+        self.held = None
+        try:
+            f.close()
+        except OSError:
+            self._undo(new)
+            raise
+        self.cur += size
+        self.sizes[self.segs[-1]] = self.cur
+        self.total += size
+        self.seq, self.prev = seq, prev
+        self.torn = False
+        return True
+
+    def _undo(self, new):
+        """An append that did not go: a segment it began is forgotten (its file, if made, is
+        empty or as it was: nothing of it was committed)."""
+        if new:
+            self.sizes.pop(self.segs.pop())
+            self.cur = self.sizes[self.segs[-1]] if self.segs else 0
+
+    @staticmethod
+    def _close(f):
+        if f is not None:
+            try:
+                f.close()
+            except OSError:
+                pass
 
     def room(self, size, new=False):
         """Make room for `size` bytes, dropping only segments already exported."""

@@ -47,9 +47,10 @@ class Store:
         self._repeat_ms = None
         self._dropped = 0      # records only counted: the log over its soft limit
         self._no_room = False  # room_for_action() said no: until an ack or a boot
-        self._room_key = None  # what room_for_action() last worked out for
+        self._room_key = [0, -1, 0]  # the seqs _room() last worked out for, and its figure
         self._retry = []       # records a refusing flash did not take yet
         self._log_bad = 0      # damaged log lines last reported
+        self._tidy = False     # housekeep() found nothing to do since the last entry
 
     # -- boot -----------------------------------------------------------------------------------
     def load_settings(self):
@@ -67,9 +68,9 @@ class Store:
             notice = self.report(config.SETTINGS_FILE, "bad " + ",".join(bad), "settings fixed")
         elif why is not None and why != MISSING:  # a fresh device has none
             notice = self.report(config.SETTINGS_FILE, why, "settings reset")
-        if notice and self._settings is not None:
-            self._write_settings()  # repaired on flash, so the notice comes once
-        return s, notice
+        if (notice or why == MISSING) and self._settings is not None:
+            self._write_settings()  # repaired on flash, so the notice comes once; made on a
+        return s, notice            # fresh device, so an idle pass only ever rewrites it
 
     def _file_settings(self):
         """settings.json read and checked -> (settings, the journal entry whose settings it
@@ -88,6 +89,7 @@ class Store:
         self._open()
         self._settings = dict(settings)
         self._settings_j = self.journal.next - 1  # newer than every change the journal holds
+        self._tidy = False  # a journal folder may be done with now
         self._damage = None, []
         return self._write_settings()
 
@@ -108,6 +110,9 @@ class Store:
         """One journal entry for what a pass changed: its records, the settings that differ
         from flash's (settings: the whole dict, or None), the play's hint. -> True once it is
         on flash (or nothing changed), False on a flash error (tried again next pass)."""
+        if not records and not self._retry and settings is None and self._opened \
+                and (hint is None or hint == self._hint):
+            return True  # a quiet pass: nothing to write, nothing allocated
         opened = self._open()
         records = self._retry + self._merged(records)
         self._retry = records  # until they are on flash
@@ -125,6 +130,7 @@ class Store:
             if self.journal.out_of_slots():
                 self._catch_up()
             self.journal.write(self._seq, hint, changed, records)
+            self._tidy = False
         except OSError as e:
             self.flash_error(e)
             return self._refused()
@@ -156,14 +162,16 @@ class Store:
         """One step of the idle passes' work, an erase at most: the journal's records into
         the log's segments, its settings into settings.json, the next journal folder made
         ready, a used one dropped. -> True if there was work."""
-        if not self._open():
+        if self._tidy or not self._open():
             return False
         try:
-            return (self._move_records() or self._checkpoint() or self.journal.prepare()
+            work = (self._move_records(True) or self._checkpoint() or self.journal.prepare()
                     or self.journal.drop(self._kept))
         except OSError as e:
             self.flash_error(e)
             return False
+        self._tidy = not work  # until the next journal entry: nothing to look at (and no RAM)
+        return work
 
     def _catch_up(self):
         """The idle passes' work done now: passes that all answered presses (no idle pass
@@ -193,11 +201,18 @@ class Store:
         wait, so the figure would otherwise flicker as idle passes move them on."""
         if self._no_room or not self._open():  # a flash error: said, tried again next pass
             return False
-        key = (self._seq, self.logfile.seq)  # asked every pass at set-up: worked out anew
-        if key != self._room_key:            # only when records were written or moved
-            self._room_key = key
-            self._no_room = self.logfile.free() - self._waiting_bytes() < self.reserve
+        self._no_room = self._room() < self.reserve
         return not self._no_room
+
+    def _room(self):
+        """Bytes the log can still take less what the journal holds for it (counted at its
+        largest): asked every pass at set-up and by every commit, worked out anew only when
+        records were written or moved (or an export acknowledged)."""
+        key = self._room_key
+        if key[0] != self._seq or key[1] != self.logfile.seq:
+            key[0], key[1] = self._seq, self.logfile.seq
+            key[2] = self.logfile.free() - self._waiting_bytes()
+        return key[2]
 
     # -- the log, read back ------------------------------------------------------------------------
     def read_log(self, each=None, raw=False):
@@ -238,7 +253,8 @@ class Store:
                 return "flash error"
             log.exported = seq
         self._no_room = False
-        self._room_key = None  # the export frees room: worked out anew
+        self._room_key[1] = -1  # the export frees room: worked out anew
+        self._tidy = False
         self.flush()  # records waiting for room go now
         return None
 
@@ -249,8 +265,10 @@ class Store:
         return text
 
     def take_notices(self):
+        """-> the notices queued (an empty list is the store's own: read, never changed)."""
         notices = self._notices
-        self._notices = []
+        if notices:
+            self._notices = []
         return notices
 
     def report(self, file, why, notice):
@@ -308,7 +326,7 @@ class Store:
         end, and a quarter more) records not in KEPT are counted, logged as {"ev": "dropped",
         "n": N} once there is room: only play fills the log to where no action may start."""
         out = []
-        over = self.logfile.free() - self._waiting_bytes() < self.reserve + self.reserve // 4
+        over = self._room() < self.reserve + self.reserve // 4
         for record in records:
             same = dict(record)
             same.pop("ms", None)
@@ -346,11 +364,17 @@ class Store:
     def _waiting_bytes(self):
         return sum(200 * (e[2]["n"] - skip) for e, skip in self._waiting())
 
-    def _move_records(self):
+    def _move_records(self, hold=False):
         """Every record waiting in the journal into the log's segments, in one append. The
         log's seqs are the journal's, so none is written twice: the seqs of an entry lost to
         damage are each filled with {"ev": "lost"} (the chain holds, and says so), or left out
-        if there are more than LOG_QUEUE of them."""
+        if there are more than LOG_QUEUE of them. hold (the idle passes): one file operation
+        at most, the append's close left to the next call (logfile.LogFile.append)."""
+        log = self.logfile
+        if log.held is not None:
+            log.finish()
+            self._let_go()
+            return True
         waiting = self._waiting()
         if not waiting:
             return False
@@ -362,12 +386,20 @@ class Store:
             if entry[2]["q"] + skip != first + len(records):
                 break  # records lost before this entry too: the next move
             records += entry[3][skip:]
-        if not records or not self.logfile.append(records, first):
+        if not records:
             return False
-        for entry, _ in waiting:  # the log holds them now: RAM lets them go
+        segments = len(log.segs)
+        if not log.append(records, first, hold) and log.held is None \
+                and len(log.segs) == segments:
+            return False  # the log is full of records not exported yet
+        self._let_go()
+        return True
+
+    def _let_go(self):
+        """The journal's records the log holds now: RAM lets them go."""
+        for entry in self.journal.entries:
             if entry[2]["q"] + entry[2]["n"] - 1 <= self.logfile.seq:
                 del entry[3][:]
-        return True
 
     def _checkpoint(self):
         """settings.json brought up to the journal's newest settings, if it is behind."""
