@@ -78,9 +78,11 @@ GLYPHS = (b"\x3e\x51\x49\x45\x3e\x00\x42\x7f\x40\x00\x62\x51\x49\x49\x46\x22\x41
           b"\x32\x18\x4c\x66\x32\x18\x4c\x66\x32\x18\x4c\x66\x32\x18\x4c\x66"
           b"\x60\x60\x00\x00\x70\x70\x00\x00\x78\x78\x00\x00\x7e\x7e\x00\x00")
 # Each colour's pattern, a 4x4 tile (bit 4*row + column), so the one-colour OLED (and a
-# colour-blind eye) tells them apart: green solid, yellow stripes, red cross-hatch, black
-# sparse dots; the fifth, a dotted line, outlines an empty slot.
-TILES = (0xFFFF, 0x1248, 0x9669, 0x0020, 0xA5A5)
+# colour-blind eye) tells them apart: green solid, yellow stripes, red a grid, black sparse
+# dots; the fifth, a dotted line, outlines an empty slot. Stripes and the grid are lines, a
+# call each: a card's face is most of a draw's render, and a face of single pixels took
+# five times as long on the chip as these.
+TILES = (0xFFFF, 0x0F0F, 0x111F, 0x0020, 0xA5A5)
 
 
 def cols(canvas, at, n, x, y, scale=1, c=1):
@@ -102,32 +104,55 @@ def cols(canvas, at, n, x, y, scale=1, c=1):
                 r += 1
 
 
-def pattern(canvas, tile, x, y, w, h):
-    """Fill the w x h box at x, y with a 4x4 tile (TILES). Row by row, only the lit pixels
-    visited (a solid row is one hline): a card's face is most of a draw's render on the chip."""
+def _plan(tile):
+    """A tile drawn as lines where it can: (its 4 rows' bits, bit i for columns i, i + 4, ...;
+    the one bit pattern its rows that are not solid share, as vlines, or -1 if they differ)."""
+    rows = tuple(tile >> (r << 2) & 15 for r in range(4))
+    others = set(m for m in rows if m != 15)
+    if not others:
+        return rows, 15  # solid
+    return rows, (others.pop() if len(others) == 1 else -1)
+
+
+PLANS = tuple(_plan(t) for t in TILES)
+
+
+def pattern(canvas, kind, x, y, w, h):
+    """Fill the w x h box at x, y with tile TILES[kind]: a solid tile is one fill_rect; a
+    solid row is one hline; rows that are alike are one vline for each lit column; other
+    rows their lit pixels one by one."""
+    rows, lines = PLANS[kind]
+    if lines == 15:
+        canvas.fill_rect(x, y, w, h, 1)
+        return
     for j in range(h):
-        m = tile >> ((j & 3) << 2) & 15  # this row's 4 bits, bit i for columns i, i + 4, ...
+        m = rows[j & 3]
         if m == 15:
             canvas.hline(x, y + j, w, 1)
-            continue
+        elif lines < 0:
+            for b in range(4):
+                if m >> b & 1:
+                    for i in range(x + b, x + w, 4):
+                        canvas.pixel(i, y + j, 1)
+    if lines > 0:
         for b in range(4):
-            if m >> b & 1:
+            if lines >> b & 1:
                 for i in range(x + b, x + w, 4):
-                    canvas.pixel(i, y + j, 1)
+                    canvas.vline(i, y, h, 1)
 
 
 def card(canvas, colour, x, y, w, h):
     """A card with rounded corners, its face the colour's pattern (colour 0-3); colour 4 is an
     empty slot, a dotted outline."""
     if colour == 4:
-        pattern(canvas, TILES[4], x, y, w, h)
+        pattern(canvas, 4, x, y, w, h)
         canvas.fill_rect(x + 1, y + 1, w - 2, h - 2, 0)
         return
     canvas.rect(x, y, w, h, 1)
     for cx in (x, x + w - 1):
         canvas.pixel(cx, y, 0)
         canvas.pixel(cx, y + h - 1, 0)
-    pattern(canvas, TILES[colour], x + 2, y + 2, w - 4, h - 4)
+    pattern(canvas, colour, x + 2, y + 2, w - 4, h - 4)
 
 
 def narrow(canvas, text, x, y):
