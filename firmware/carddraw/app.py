@@ -291,7 +291,8 @@ class App:
             return          # the view on show again costs nothing; another is compared
         key = (view.screen, tuple(view.lines), self.battery, view.art)  # by what it shows
         if key != drawn:
-            render(view, board.display, key[2] * 10)
+            display = board.display  # its plain FrameBuffer, where it has one (ssd1306.py)
+            render(view, getattr(display, "canvas", display), key[2] * 10)
             board.display.show()
             self.frames += 1
             self.drawn = key
