@@ -1078,3 +1078,38 @@ def test_records_reach_the_log_when_their_segment_closes_and_a_cut_before_loses_
     assert s.logfile.held is None and s.logfile.seq == seq + 1
     records, damaged = Store(fs=fs.reboot()).read_log()
     assert records[-1] == draw and records.count(draw) == 1 and damaged == 0
+
+
+@hsettings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(["good", "blank", "junk", "long", "huge"]), max_size=12),
+       st.booleans(), st.integers(1, 5))
+def test_the_export_reads_a_segment_as_the_log_reads_it(kinds, torn, n):
+    """read_some (the export, a few lines a pass, read in chunks) hands out the very lines,
+    and counts the very damage, that read_lines does: blank lines skipped, junk and overlong
+    lines counted, a torn last line kept if it is whole JSON."""
+    from carddraw.logline import seal
+    fs = FakeFlash()
+    s = Store(fs=fs)
+    lines, prev = [], ""
+    for i, kind in enumerate(kinds):
+        if kind == "good":
+            line, prev = seal(i + 1, prev, {"ev": "draw", "n": i, "pad": "x" * (i * 37 % 300)})
+        else:
+            line = {"blank": b"\n", "junk": b"{not json\n", "long": b"[" * (LINE_MAX - 1) + b"\n",
+                    "huge": b"x" * (LINE_MAX + 300) + b"\n"}[kind]
+        lines.append(line)
+    data = b"".join(lines)
+    if torn and data:
+        data = data[:-1]
+    with fs.open("seg", "wb") as f:
+        f.write(data)
+    want = []
+    bad = s.logfile.read_lines("seg", want.append, raw=True)
+    got, at, damaged = [], 0, 0
+    for _ in range(100):
+        texts, at, d = s.logfile.read_some("seg", at, n)
+        got += texts
+        damaged += d
+        if at is None:
+            break
+    assert at is None and got == want and damaged == bad

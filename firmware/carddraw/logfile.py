@@ -13,6 +13,7 @@ from carddraw import config
 from carddraw.logline import LINE_MAX, SEGMENT, line_hash, older, read_line, seal
 
 SCAN_CHUNK = 512   # bytes read at a time when looking back for the last start
+CHUNK = 256        # bytes read at a time by the export (read_some)
 BLOCK = 4096       # littlefs's block on the Pico: the flash's erase sector
 
 
@@ -319,7 +320,8 @@ class LogFile:
     def read_some(self, name, start, n):
         """Up to n whole lines of a log file from byte `start` (where a line starts), each
         as its text. -> (texts, where the next line starts or None at the file's end, lines
-        skipped as damaged)."""
+        skipped as damaged). Read CHUNK bytes at a time and split here: MicroPython's
+        readline reads a byte per call, and the export reads every line of the log."""
         texts = []
         bad = 0
         try:
@@ -328,17 +330,36 @@ class LogFile:
             return texts, None, 0
         try:
             f.seek(start)
+            at = start      # where `buf` starts in the file
+            buf = b""
+            skipping = False  # in an overlong line: to its end, and on
             while len(texts) < n:
-                line = read_line(f)
-                if not line:
-                    return texts, None, bad
-                if not line.endswith(b"\n") and len(line) == LINE_MAX:
-                    bad += 1  # an overlong line: to its end, and on
-                    while line and not line.endswith(b"\n"):
-                        line = read_line(f)
+                end = buf.find(b"\n")
+                if end < 0 and len(buf) < LINE_MAX:
+                    more = f.read(CHUNK)
+                    if more:
+                        buf += more
+                        continue
+                if end < 0:  # no newline: the file's torn end, or LINE_MAX without one
+                    if not buf:
+                        return texts, None, bad
+                    if len(buf) < LINE_MAX:
+                        return texts, None, bad + (0 if skipping else _hand(buf, texts.append, True))
+                    bad += 0 if skipping else 1
+                    skipping = True
+                    at += len(buf)
+                    buf = b""
                     continue
-                bad += _hand(line, texts.append, True)
-            return texts, f.tell(), bad
+                line = buf[:end + 1]
+                buf = buf[end + 1:]
+                at += end + 1
+                if skipping:
+                    skipping = False
+                elif len(line) > LINE_MAX:
+                    bad += 1
+                else:
+                    bad += _hand(line, texts.append, True)
+            return texts, at, bad
         except OSError:
             return texts, None, bad + 1
         finally:
