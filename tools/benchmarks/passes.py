@@ -32,7 +32,7 @@ for _path in (DEVICE, HOST_TESTS, os.path.join(HOST_TESTS, "vmlib")):
 
 import bench_session as bs  # noqa: E402
 
-RUNS = 5
+RUNS = 9
 REPS = 5      # each calibration's runs of the two workloads (model.py)
 RECORD = "<BBIIIIII"   # kind, screen, us to the LED, to show(), to show() returned, to the end,
 NONE = 0xFFFFFFFF      # I2C clocks, pixel bytes (NONE: the pass did not reach that mark)
