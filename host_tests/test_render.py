@@ -317,3 +317,12 @@ def test_what_does_not_change_between_draws_stays_in_place(vm):
     # the chance 97.1% -> 97.4%: only the last digit's columns
     cols = [x for p in range(8) for x in changed_columns(active, other_chance, p)]
     assert cols and min(cols) >= 30 and max(cols) < 40      # "97." is 30 px wide
+
+
+def test_each_tiles_lines_are_the_tiles():
+    """render.LINES, written out: the lines each tile is drawn with."""
+    assert len(render.LINES) == len(render.TILES)
+    for tile, lines in zip(render.TILES, render.LINES):
+        rows = [tile >> (4 * r) & 15 for r in range(4)]
+        others = {m for m in rows if m != 15}
+        assert lines == (15 if not others else others.pop() if len(others) == 1 else -1)

@@ -4,9 +4,11 @@
 # store drop segments holding only exported records when the log is full. Imported on the
 # first `log` line and kept.
 from carddraw.config import MAX_REPLIES
-from carddraw.logline import HASH_DIGITS
+from carddraw.logfile import hand
+from carddraw.logline import HASH_DIGITS, LINE_MAX
 
 LINES = 5  # log lines sent at most in a pass: by the chip model about 75 ms of reading
+CHUNK = 256  # bytes read at a time (read_some)
 USAGE = "log, or log ack SEQ HASH (the last record saved: its seq and its 12-digit hash)"
 
 
@@ -53,7 +55,7 @@ class Export:
             self.files = store.logfile.files()
         room = min(LINES, MAX_REPLIES - 1 - len(app.replies))
         while room > 0 and self.files:
-            texts, self.at, bad = store.logfile.read_some(self.files[0], self.at, room)
+            texts, self.at, bad = read_some(store.logfile, self.files[0], self.at, room)
             self.damaged += bad
             for text in texts:
                 app.reply({"log": text})
@@ -66,3 +68,52 @@ class Export:
             return None
         return {"ok": "log", "records": self.records, "damaged": self.damaged,
                 "device": app.board.unique_id()}
+
+
+def read_some(log, name, start, n):
+    """Up to n whole lines of the log's file `name` (log: logfile.LogFile) from byte `start`
+    (where a line starts), each as its text. -> (texts, where the next line starts or None at the file's end, lines
+    skipped as damaged). Read CHUNK bytes at a time and split here: MicroPython's
+    readline reads a byte per call, and the export reads every line of the log."""
+    texts = []
+    bad = 0
+    try:
+        f = log.store.fs.open(log.store.root + name, "rb")
+    except OSError:
+        return texts, None, 0
+    try:
+        f.seek(start)
+        at = start      # where `buf` starts in the file
+        buf = b""
+        skipping = False  # in an overlong line: to its end, and on
+        while len(texts) < n:
+            end = buf.find(b"\n")
+            if end < 0 and len(buf) < LINE_MAX:
+                more = f.read(CHUNK)
+                if more:
+                    buf += more
+                    continue
+            if end < 0:  # no newline: the file's torn end, or LINE_MAX without one
+                if not buf:
+                    return texts, None, bad
+                if len(buf) < LINE_MAX:
+                    return texts, None, bad + (0 if skipping else hand(buf, texts.append, True))
+                bad += 0 if skipping else 1
+                skipping = True
+                at += len(buf)
+                buf = b""
+                continue
+            line = buf[:end + 1]
+            buf = buf[end + 1:]
+            at += end + 1
+            if skipping:
+                skipping = False
+            elif len(line) > LINE_MAX:
+                bad += 1
+            else:
+                bad += hand(line, texts.append, True)
+        return texts, at, bad
+    except OSError:
+        return texts, None, bad + 1
+    finally:
+        f.close()

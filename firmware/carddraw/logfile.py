@@ -13,7 +13,6 @@ from carddraw import config
 from carddraw.logline import LINE_MAX, SEGMENT, line_hash, older, read_line, seal
 
 SCAN_CHUNK = 512   # bytes read at a time when looking back for the last start
-CHUNK = 256        # bytes read at a time by the export (read_some)
 BLOCK = 4096       # littlefs's block on the Pico: the flash's erase sector
 
 
@@ -152,7 +151,8 @@ class LogFile:
             line, h = seal(seq + 1, prev, records[done])
             new = not self.segs or self.cur + size + len(line) > self.segment
             at = 0 if new else self.cur
-            room = block_room(at) if hold else self.segment  # hold: within the block
+            room = block_room(at)  # a write within one block: one erase, and at most a
+            # block of lines in RAM at once (a catch-up moves many)
             for record in records[done:]:
                 line, h = seal(seq + 1, prev, record)
                 if lines and at + size + len(line) > self.segment:
@@ -305,7 +305,7 @@ class LogFile:
                     bad += 1
                     skipping = True
                     continue
-                bad += _hand(line, each, raw)
+                bad += hand(line, each, raw)
         except OSError:
             bad += 1
         finally:
@@ -316,54 +316,6 @@ class LogFile:
         """The log's files, oldest first (older firmware's only if a migration failed)."""
         return [n for n in (older(config.LOG_FILE), config.LOG_FILE)
                 if self.store.files.size(n)] + [SEGMENT % first for first in self.segs]
-
-    def read_some(self, name, start, n):
-        """Up to n whole lines of a log file from byte `start` (where a line starts), each
-        as its text. -> (texts, where the next line starts or None at the file's end, lines
-        skipped as damaged). Read CHUNK bytes at a time and split here: MicroPython's
-        readline reads a byte per call, and the export reads every line of the log."""
-        texts = []
-        bad = 0
-        try:
-            f = self.store.fs.open(self.store.root + name, "rb")
-        except OSError:
-            return texts, None, 0
-        try:
-            f.seek(start)
-            at = start      # where `buf` starts in the file
-            buf = b""
-            skipping = False  # in an overlong line: to its end, and on
-            while len(texts) < n:
-                end = buf.find(b"\n")
-                if end < 0 and len(buf) < LINE_MAX:
-                    more = f.read(CHUNK)
-                    if more:
-                        buf += more
-                        continue
-                if end < 0:  # no newline: the file's torn end, or LINE_MAX without one
-                    if not buf:
-                        return texts, None, bad
-                    if len(buf) < LINE_MAX:
-                        return texts, None, bad + (0 if skipping else _hand(buf, texts.append, True))
-                    bad += 0 if skipping else 1
-                    skipping = True
-                    at += len(buf)
-                    buf = b""
-                    continue
-                line = buf[:end + 1]
-                buf = buf[end + 1:]
-                at += end + 1
-                if skipping:
-                    skipping = False
-                elif len(line) > LINE_MAX:
-                    bad += 1
-                else:
-                    bad += _hand(line, texts.append, True)
-            return texts, at, bad
-        except OSError:
-            return texts, None, bad + 1
-        finally:
-            f.close()
 
     def last_start(self):
         """(segment, byte offset) of the line of the log's last start record: where the
@@ -441,7 +393,7 @@ class LogFile:
             f.close()
 
 
-def _hand(line, each, raw):
+def hand(line, each, raw):
     """One line to each(); -> 1 when it was damaged (and not handed), else 0."""
     if not line.strip():
         return 0

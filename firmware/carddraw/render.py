@@ -104,29 +104,22 @@ def cols(canvas, at, n, x, y, scale=1, c=1):
                 r += 1
 
 
-def _plan(tile):
-    """A tile drawn as lines where it can: (its 4 rows' bits, bit i for columns i, i + 4, ...;
-    the one bit pattern its rows that are not solid share, as vlines, or -1 if they differ)."""
-    rows = tuple(tile >> (r << 2) & 15 for r in range(4))
-    others = set(m for m in rows if m != 15)
-    if not others:
-        return rows, 15  # solid
-    return rows, (others.pop() if len(others) == 1 else -1)
-
-
-PLANS = tuple(_plan(t) for t in TILES)
+# How each tile is drawn as lines where it can: 15 for a solid tile, else the bits its rows
+# that are not solid share (bit i: columns i, i + 4, ...), drawn as vlines, or -1 where they
+# differ. Written out, not worked out at import: no garbage between the modules' code.
+LINES = (15, 0, 1, -1, -1)
 
 
 def pattern(canvas, kind, x, y, w, h):
     """Fill the w x h box at x, y with tile TILES[kind]: a solid tile is one fill_rect; a
     solid row is one hline; rows that are alike are one vline for each lit column; other
     rows their lit pixels one by one."""
-    rows, lines = PLANS[kind]
+    tile, lines = TILES[kind], LINES[kind]
     if lines == 15:
         canvas.fill_rect(x, y, w, h, 1)
         return
     for j in range(h):
-        m = rows[j & 3]
+        m = tile >> ((j & 3) << 2) & 15  # this row's 4 bits
         if m == 15:
             canvas.hline(x, y + j, w, 1)
         elif lines < 0:
