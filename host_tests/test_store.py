@@ -979,10 +979,10 @@ def test_mpy_cross_compiles_the_store(tmp_path):
 
 
 def test_block_room_is_littlefs_own_arithmetic():
-    """logfile.block_room(size): the bytes an append to a closed file of `size` bytes takes
+    """flashfs.block_room(size): the bytes an append to a closed file of `size` bytes takes
     in one fresh block. littlefs itself says so: an append of that many costs one erase
     before its close, one byte more costs two."""
-    from carddraw.logfile import block_room
+    from carddraw.flashfs import block_room
     rng = random.Random(3)
     sizes = [1, 100, 4000, 4088, 4095, 4096, 4097, 8176, 8180, 8192, 12264, 16000, 16384]
     sizes += [rng.randrange(1, 20000) for _ in range(30)]

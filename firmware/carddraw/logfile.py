@@ -10,40 +10,10 @@
 import json
 
 from carddraw import config
+from carddraw.flashfs import block_room
 from carddraw.logline import LINE_MAX, SEGMENT, line_hash, older, read_line, seal
 
 SCAN_CHUNK = 512   # bytes read at a time when looking back for the last start
-BLOCK = 4096       # littlefs's block on the Pico: the flash's erase sector
-
-
-def block_room(size):
-    """Bytes a littlefs file of `size` bytes takes before its next write needs a second new
-    block. littlefs keeps a file as a skip list of blocks (its CTZ list: block i starts with
-    ctz(i) + 1 pointers of 4 bytes); a write to a closed file copies its last block into a
-    fresh one (an erase), and a write that runs past that block's end erases another. This
-    is littlefs's own arithmetic (lfs_ctz_index), checked against littlefs in the tests."""
-    if size == 0:
-        return BLOCK
-    b = BLOCK - 8
-    i = size // b
-    off = size
-    if i:
-        i = (size - 4 * (_ones(i - 1) + 2)) // b
-        off = size - b * i - 4 * _ones(i)
-    if off < BLOCK:
-        return BLOCK - off
-    n = i + 1
-    return BLOCK - 4 * (_ones((n & -n) - 1) + 1)  # a fresh block: its pointers first
-
-
-def _ones(n):
-    count = 0
-    while n:
-        n &= n - 1
-        count += 1
-    return count
-
-
 def segment_seq(name):
     """The seq of a segment's first record from its file name, or None for another file."""
     if name.startswith("log.") and name.endswith(".jsonl"):
