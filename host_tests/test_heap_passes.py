@@ -85,21 +85,8 @@ os.chdir(FLASH)
 from carddraw.board import Board
 from carddraw.store import Store
 import bench_session as bs
-pending = []
 board = Board()
-poll = board.buttons.poll
-
-def polled(now):
-    got = poll(now)
-    if pending:
-        got = list(got) + pending
-        del pending[:]
-    return got
-board.buttons.poll = polled
-
-def push(name, kind):
-    pending.append((name, kind))
-
+push = bs.pressed_through(board)
 counts = {}
 
 def sink(kind, screen, start, led, s0, s1, end):

@@ -67,7 +67,6 @@ class App:
         self.idle = 0               # 0 awake, 1 dimmed, 2 display off
         self.drawn = None           # (screen, lines, battery, art) last sent to the display
         self.on_show = None         # ... and the View they came from
-        self.frames = 0             # frames sent
         self.battery = 0            # battery level in tenths, read every BATTERY_MS
         self.battery_at = None
         self.error = None           # an error View shown until the next press
@@ -195,11 +194,11 @@ class App:
         self.persist()
         if self.controller.settle():  # what waited for the flash (a code try, now counted)
             self.persist()
-        frames = self.frames
+        drawn = self.drawn  # a new key only when a frame is sent
         self.output(now, bool(events or ran))
         if self.protocol is not None:
             self.protocol.send(self)
-        if events or ran or self.frames != frames:
+        if events or ran or self.drawn is not drawn:
             self.collected = None   # this pass's garbage: collected in the next quiet one
         elif self.collected is None or now - self.collected >= COLLECT_MS:
             if COLLECT:
@@ -294,7 +293,6 @@ class App:
             display = board.display  # its plain FrameBuffer, where it has one (ssd1306.py)
             render(view, getattr(display, "canvas", display), key[2] * 10)
             board.display.show()
-            self.frames += 1
             self.drawn = key
         self.on_show = view
 

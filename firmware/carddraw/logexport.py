@@ -72,9 +72,9 @@ class Export:
 
 def read_some(log, name, start, n):
     """Up to n whole lines of the log's file `name` (log: logfile.LogFile) from byte `start`
-    (where a line starts), each as its text. -> (texts, where the next line starts or None at the file's end, lines
-    skipped as damaged). Read CHUNK bytes at a time and split here: MicroPython's
-    readline reads a byte per call, and the export reads every line of the log."""
+    (where a line starts), each as its text. -> (texts, where the next line starts or None
+    at the file's end, lines skipped as damaged). Read CHUNK bytes at a time and split here:
+    MicroPython's readline reads a byte per call, and the export reads every line."""
     texts = []
     bad = 0
     try:

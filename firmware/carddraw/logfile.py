@@ -14,6 +14,8 @@ from carddraw.flashfs import block_room
 from carddraw.logline import LINE_MAX, SEGMENT, line_hash, older, read_line, seal
 
 SCAN_CHUNK = 512   # bytes read at a time when looking back for the last start
+
+
 def segment_seq(name):
     """The seq of a segment's first record from its file name, or None for another file."""
     if name.startswith("log.") and name.endswith(".jsonl"):

@@ -118,25 +118,12 @@ def sink(kind, screen, start, led, s0, s1, end):
     bus[3] = bus[1]
     out.write(rec)
 
-pending = []
-
-def push(name, kind):
-    pending.append((name, kind))
-
 def boot(t0):
     from carddraw.board import Board
     from carddraw.store import Store
     import bench_session
     board = Board()
-    poll = board.buttons.poll
-
-    def polled(now):   # the pins read and debounced as on the board, then the session's press
-        got = poll(now)
-        if pending:
-            got = list(got) + pending
-            del pending[:]
-        return got
-    board.buttons.poll = polled
+    push = bench_session.pressed_through(board)  # the pins as on the board, then the presses
     return bench_session.Session(board, Store(), time.ticks_us, sink, push, start=t0)
 """ % {"fmt": RECORD, "none": NONE}
 

@@ -39,6 +39,25 @@ def settings():
     return s
 
 
+def pressed_through(board):
+    """The board's buttons read and debounced as on the device, then the presses the
+    session queues (push(name, kind) -> the next poll's events). -> push."""
+    pending = []
+    poll = board.buttons.poll
+
+    def polled(now):
+        got = poll(now)
+        if pending:
+            got = list(got) + pending
+            del pending[:]
+        return got
+
+    def push(name, kind):
+        pending.append((name, kind))
+    board.buttons.poll = polled
+    return push
+
+
 def screen_code(name):
     for i in range(len(SCREENS)):
         if SCREENS[i] == name:
