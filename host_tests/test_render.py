@@ -326,3 +326,58 @@ def test_each_tiles_lines_are_the_tiles():
         rows = [tile >> (4 * r) & 15 for r in range(4)]
         others = {m for m in rows if m != 15}
         assert lines == (15 if not others else others.pop() if len(others) == 1 else -1)
+
+
+# A frame drawn over the one before it (render's `last`) must be the very pixels of the same
+# frame drawn whole: the app draws each frame over the last, and a stale pixel would stay on
+# screen. A random walk over pictures, counts of one and two digits (a two-digit yellow or red
+# reaches into its neighbour's cell), batteries, titles and text views.
+OVER = r'''
+import framebuf, random
+from carddraw import render
+
+class V:
+    def __init__(self, art, lines=("x",)):
+        self.screen = "x"
+        self.lines = list(lines)
+        self.art = art
+
+random.seed(SEED)
+buf = bytearray(1024)
+canvas = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+fresh = bytearray(1024)
+whole = framebuf.FrameBuffer(fresh, 128, 64, framebuf.MONO_VLSB)
+last = None
+out = {"steps": 0, "differ": [], "kept": 0, "cells": 0}
+art = ARTS[0]
+for step in range(300):
+    r = random.randrange(10)
+    if r == 0:
+        view = V(None, ["Set-up", "Ranks 3"])
+    else:
+        if r < 4:
+            art = ARTS[random.randrange(len(ARTS))]
+        counts = list(art[3])
+        c = random.randrange(4)   # a draw, an adjustment: one count moves
+        counts[c] = max(0, min(120, counts[c] + random.choice((-11, -1, -1, 1, 1, 10))))
+        art = art[:3] + (tuple(counts),) + art[4:]
+        view = V(art)
+    battery = random.choice((50, 50, 50, 60, None))
+    kept = last is not None and view.art is not None and last[:3] == (view.art[1], view.art[2], battery)
+    out["kept"] += kept
+    last = render.render(view, canvas, battery, last)
+    render.render(view, whole, battery)
+    out["steps"] += 1
+    if buf != fresh:
+        out["differ"].append(step)
+RESULT = out
+'''
+
+
+def test_a_frame_drawn_over_the_last_is_the_frame_drawn_whole(vm):
+    arts = ARTS + [deck_art(counts=(12, 10, 11, 3)), card_art(counts=(9, 12, 10, 10))]
+    for seed in (1, 2):
+        r = vm("SEED = %d\nARTS = %r\n" % (seed, arts) + OVER)
+        assert r["steps"] == 300
+        assert r["differ"] == []
+        assert r["kept"] > 50             # many frames were drawn over the last one

@@ -2,7 +2,7 @@
 tools/sim/machine.py, which decodes the commands and keeps the display RAM.
 
 What the driver promises: the display RAM always ends up equal to the frame buffer; show()
-sends only the changed column span of each changed page (widened to a multiple of 16 columns);
+sends only the changed blocks of 16 columns of each changed page, from the first to the last;
 it allocates nothing; a write lost to a bus error is sent again by the next show()."""
 import textwrap
 
@@ -15,13 +15,13 @@ from carddraw import board as B
 from carddraw.ssd1306 import SSD1306
 
 def span_bytes(now, prev):
-    # The rule as the docstring states it: per changed page, its first to last changed
-    # column, rounded up to a multiple of 16 columns (at most the page).
+    # The rule as the docstring states it: per changed page, from the block of 16 columns
+    # holding its first changed column to the block holding its last.
     total = 0
     for p in range(8):
         cols = [x for x in range(128) if now[p * 128 + x] != prev[p * 128 + x]]
         if cols:
-            total += min(128, (cols[-1] - cols[0] + 16) // 16 * 16)
+            total += (cols[-1] // 16 - cols[0] // 16 + 1) * 16
     return total
 """
 
@@ -85,7 +85,7 @@ def test_windows_writes_and_byte_counts():
         step("one_pixel")
         d.pixel(127, 5, 1)                           # the last column: window 112-127
         step("right_edge")
-        d.pixel(120, 5, 1); d.pixel(100, 5, 1)       # columns 100-120: 32 wide, ends at 127
+        d.pixel(120, 5, 1); d.pixel(100, 5, 1)       # columns 100-120: blocks 96-127
         step("shifted")
         d.hline(0, 40, 128, 1)                       # a whole page: its own view, no copy
         step("whole_page")
@@ -104,7 +104,7 @@ def test_windows_writes_and_byte_counts():
     """)
     assert r["init_total"] == r["init_sim"] == 1024
     assert r["unchanged"][:3] == [0, 0, 0]
-    assert r["one_pixel"] == [16, 2, 16, 10, 25, 3, 3]       # address command + data
+    assert r["one_pixel"] == [16, 2, 16, 0, 15, 3, 3]        # address command + data
     assert r["right_edge"] == [16, 2, 16, 112, 127, 0, 0]
     assert r["shifted"] == [32, 2, 32, 96, 127, 0, 0]
     assert r["whole_page"] == [128, 2, 128, 0, 127, 5, 5]

@@ -62,6 +62,8 @@ MARK_X = 94       # the skill's mark, left of the battery icon
 COLOURS = ("green", "yellow", "red", "black")
 LETTERS = "GYRB"
 DECK_X = (0, 37, 66, 95)    # the deck's cells: green and black may reach two digits
+DECK_END = (37, 66, 95, 128)
+STAGE_Y = 23      # the stage and the foot lines: from here down (the deck ends at y 22)
 BIG = "0123456789.%<>"
 # The table: BIG's glyphs, 5 columns each (drawn 2x: 10x14 px, 12 px apart); then per skill
 # an 8-column icon (a cross, a spanner, a scope) and a 16-column mark (a pulse trace, hazard
@@ -151,20 +153,55 @@ def card(canvas, colour, x, y, w, h):
 def narrow(canvas, text, x, y):
     """Up to 14 characters 7 px apart (the 8x8 font leaves its last column blank for all but
     a few glyphs): 98 px, beside the card."""
-    for i in range(min(14, len(text))):
-        canvas.text(text[i], x + 7 * i, y, 1)
+    text_at = canvas.text  # looked up once: a frame draws up to 60 characters one by one
+    for ch in text[:14]:
+        text_at(ch, x, y, 1)
+        x += 7
 
 
-def draw(canvas, art):
-    """Draw art (see above) under the lit title bar."""
+def fits(counts):
+    """Whether each cell of the deck holds its own letter and count: a count of two digits
+    reaches past the yellow and red cells (and only past them)."""
+    for c in range(4):
+        if DECK_X[c] + 9 + 8 * (2 if counts[c] < 10 else 3) > DECK_END[c]:
+            return False
+    return True
+
+
+def deck(canvas, counts, before=None):
+    """R20: the deck, a card symbol (or an empty slot), letter and count per colour. before:
+    the counts already drawn there (None: nothing is), so only the cells that differ are
+    drawn again."""
+    if before is not None and not (fits(counts) and fits(before)):
+        canvas.fill_rect(0, 9, W, 14, 0)  # a count reaches into its neighbour's cell
+        before = None
+    for c in range(4):
+        n = counts[c]
+        if before is not None:
+            if before[c] == n:
+                continue
+            canvas.fill_rect(DECK_X[c], 9, DECK_END[c] - DECK_X[c], 14, 0)
+        card(canvas, c if n else 4, DECK_X[c], 9, 9, 14)
+        canvas.text("%s%d" % (LETTERS[c], min(n, 99)), DECK_X[c] + 9, 12, 1)
+
+
+def title_bar(canvas, art):
+    """The skill's icon, the title and the skill's mark, dark in the lit bar."""
     skill = SKILLS.index(art[1])
     cols(canvas, ICONS + 8 * skill, 8, 1, 0, 1, 0)
     canvas.text(art[2][:10], 11, 0, 0)
     cols(canvas, MARKS + 16 * skill, 16, MARK_X, 0, 1, 0)
-    for c in range(4):      # R20: the deck, a card symbol (or an empty slot) and letter, count
-        n = art[3][c]
-        card(canvas, c if n else 4, DECK_X[c], 9, 9, 14)
-        canvas.text("%s%d" % (LETTERS[c], min(n, 99)), DECK_X[c] + 9, 12, 1)
+
+
+def draw(canvas, art, before=None):
+    """Draw art (see above) under the lit title bar, the title bar's own pictures included
+    unless before (the counts of the art drawn there, the same title bar) is given: then
+    only what differs, the stage and the foot lines cleared first."""
+    if before is None:
+        title_bar(canvas, art)
+    else:
+        canvas.fill_rect(0, STAGE_Y, W, 64 - STAGE_Y, 0)
+    deck(canvas, art[3], before)
     if art[0] == "card":
         colour, label, words, foot = art[4:8]
         c = COLOURS.index(colour)
@@ -200,12 +237,21 @@ TITLE = TITLE_COLS  # title characters in a text view: 14 x 8 = 112 px, clear of
 BAT_X = 114       # battery icon: a 12x6 outline at x 114-125, y 1-6, and a nub at x 126
 
 
-def render(view, canvas, battery=None):
-    """Draw view (lines[0] is the title); battery: percent 0-100, or None for no icon."""
+def render(view, canvas, battery=None, last=None):
+    """Draw view (lines[0] is the title); battery: percent 0-100, or None for no icon. last:
+    what render returned for the frame the canvas holds now (None: not known), so that a
+    picture with the same title bar draws only what differs (the same pixels as drawn
+    whole: the title bar is a dozen calls, and a draw changes one cell of the deck).
+    -> what to pass as last next time (None after a text view)."""
+    art = view.art
+    if art and last is not None and last[0] == art[1] and last[1] == art[2] \
+            and last[2] == battery:
+        draw(canvas, art, last[3])
+        return art[1], art[2], battery, art[3]
     canvas.fill(0)
     canvas.fill_rect(0, 0, W, 8, 1)
-    if view.art:
-        draw(canvas, view.art)
+    if art:
+        draw(canvas, art)
     else:
         lines = view.lines
         for i in range(min(len(lines), ROWS)):
@@ -218,3 +264,4 @@ def render(view, canvas, battery=None):
         w = (p + 5) // 10  # 0-10 px of charge inside the outline
         if w:
             canvas.fill_rect(BAT_X + 1, 2, w, 4, 0)
+    return (art[1], art[2], battery, art[3]) if art else None

@@ -9,27 +9,31 @@ same command set) and adds change detection down to the column span of each page
 Change detection keeps a COPY of the last frame sent (1,024 bytes), not a per-page checksum:
 - a copy is exact. A checksum can collide and then silently leave a stale page on screen;
 - MicroPython compares two memoryviews at C speed (memcmp) with no allocation, when the
-  per-page views are made once here. A checksum would be a Python loop over 1,024 bytes
+  views are made once here. A checksum would be a Python loop over 1,024 bytes
   (milliseconds on the RP2040 every frame) or binascii.crc32, whose results above 2**30 are
   not small ints and so allocate on every call;
-- the copy also tells which columns of a changed page differ: show() scans a changed page
-  from both ends to its first and last changed column, so a card drawn in one corner costs
-  that corner's columns, not the whole 128-byte page.
+- the copy also tells which columns of a changed page differ, 16 at a time: show() compares
+  a changed page's blocks of 16 columns from both ends (a memcmp each) and sends from the
+  first block that changed to the last, so a card drawn in one corner costs that corner's
+  columns, not the whole 128-byte page.
 
 The SSD1306 is set to horizontal addressing, so a window of columns x0..x1 on one page is one
 address command (one I2C write, 7 bytes) and one data write (control byte 0x40 then the
 pixels). A page that did not change costs nothing; a frame that did not change costs nothing.
 
+No Python loop runs over the pixels: on the RP2040 a bytecode loop costs microseconds a
+byte, and a frame's changed spans are hundreds of bytes (byte-by-byte scans and copies were
+most of show()'s time). The blocks are compared by memcmp; a window narrower than the page
+is copied into a staging buffer by one framebuf blit (C, the FrameBuffer of the window's
+width over that buffer); a whole page is sent from its own view; a forced frame is the
+whole buffer in one write.
+
 show() allocates nothing, changed or not: it runs on every frame the app draws, and garbage
 made there would wake the collector in the middle of the loop (a pause of milliseconds that
 the buttons and the timed draw would feel) and fragment the 200 KB heap over hours of use.
-So nothing in it slices (a slice object and a new memoryview are heap objects, 16-32 bytes
-each) or builds a tuple:
-- a span is copied byte by byte into a 112-byte staging buffer, and sent through one of 7
-  views of it made here, of 16, 32, ... 112 bytes: the window is widened to the next multiple
-  of 16 columns (at most 15 extra bytes a page). A span of more than 112 columns sends the
-  page's own 128-byte view, with no copy; a forced frame sends the whole buffer in one write;
-- the data write's vector is a list made here whose second item is swapped in (no tuple).
+So nothing in it slices (a new memoryview is a heap object) or builds a tuple: every view,
+and a staging FrameBuffer of each width 16, 32, ... 112, is made here; the data write's
+vector is a list made here whose second item is swapped in.
 
 A bus error (OSError from the I2C write: a loose wire, a brown-out of the module) must not
 leave a stale picture: the copy of a page is updated only once its data write returned, so
@@ -82,15 +86,20 @@ class SSD1306(framebuf.FrameBuffer):
         self._sent = bytearray(len(self.buffer))  # what the display holds now
         mv = memoryview(self.buffer)
         sent = memoryview(self._sent)
-        # One view per page, made once, so show() compares and copies without allocating.
+        # One view per page and per block of _STEP columns, made once, so show() compares
+        # and copies without allocating.
         self._page = [mv[p * width:(p + 1) * width] for p in range(self.pages)]
         self._sent_page = [sent[p * width:(p + 1) * width] for p in range(self.pages)]
+        self._block = [mv[i:i + _STEP] for i in range(0, len(self.buffer), _STEP)]
+        self._sent_block = [sent[i:i + _STEP] for i in range(0, len(self.buffer), _STEP)]
         self._mv = mv
-        # A changed span is copied here and sent through the view of the next multiple of
-        # _STEP bytes (no slicing in show()). Wider spans send the page's own view.
+        # A window narrower than the page is blitted here and sent through the view of its
+        # width (no slicing in show()): one FrameBuffer and one view per width.
         self._stage = bytearray(width - _STEP)
         stage = memoryview(self._stage)
         self._stage_view = [stage[:n] for n in range(_STEP, width, _STEP)]
+        self._stage_fb = [framebuf.FrameBuffer(self._stage, n, 8, framebuf.MONO_VLSB)
+                          for n in range(_STEP, width, _STEP)]
         self._data = [_DATA, mv]   # the data write's vector; show() swaps the view in
         # [control, column range, first, last, page range, first, last]: one write per window.
         self._address = bytearray((_COMMANDS, _COLUMN_RANGE, 0, width - 1, _PAGE_RANGE, 0, 0))
@@ -141,27 +150,25 @@ class SSD1306(framebuf.FrameBuffer):
         return sent
 
     def _send_page(self, p):
-        # The changed columns x0..x1 of page p, widened to a multiple of _STEP columns.
-        buf = self.buffer
-        old = self._sent
-        width = self.width
-        base = p * width
-        x0 = 0
-        while buf[base + x0] == old[base + x0]:
-            x0 += 1
-        x1 = width - 1
-        while buf[base + x1] == old[base + x1]:
-            x1 -= 1
-        n = (x1 - x0 + _STEP) // _STEP * _STEP
-        if n >= width:
-            x0, n, view = 0, width, self._page[p]
+        # The changed blocks of page p, from the first to the last (see above).
+        blocks = self.width // _STEP
+        at = p * blocks
+        new = self._block
+        old = self._sent_block
+        b0 = 0
+        while new[at + b0] == old[at + b0]:
+            b0 += 1
+        b1 = blocks - 1
+        while new[at + b1] == old[at + b1]:
+            b1 -= 1
+        k = b1 - b0  # the window's width in blocks, less one
+        x0 = b0 * _STEP
+        if k == blocks - 1:
+            n, view = self.width, self._page[p]
         else:
-            x0 = min(x0, width - n)
-            stage = self._stage
-            at = base + x0
-            for i in range(n):
-                stage[i] = buf[at + i]
-            view = self._stage_view[n // _STEP - 1]
+            n = (k + 1) * _STEP
+            self._stage_fb[k].blit(self.canvas, -x0, -8 * p)  # columns x0.. of page p
+            view = self._stage_view[k]
         self._send(x0, x0 + n - 1, p, p, view)
         # Only now that the write returned: a page lost to a bus error is sent again next time.
         self._sent_page[p][:] = self._page[p]
