@@ -12,30 +12,30 @@ Change detection keeps a COPY of the last frame sent (1,024 bytes), not a per-pa
   views are made once here. A checksum would be a Python loop over 1,024 bytes
   (milliseconds on the RP2040 every frame) or binascii.crc32, whose results above 2**30 are
   not small ints and so allocate on every call;
-- the copy also tells which columns of a changed page differ: show() compares a changed
-  page's blocks of 32 columns from both ends (a memcmp each), then the outer half of the
-  first and of the last changed block (at most 16 bytes each), and sends from the first
-  changed half-block of 16 columns to the last. A card drawn in one corner costs that
-  corner's columns, not the whole 128-byte page. (Views of every 16 columns would spare the
-  byte compares, but took 4 KB more of the heap than the 200 KB soak had.)
+- the copy also tells which columns of a changed page differ: show() scans a changed page
+  from both ends to its first and last changed column, 4 bytes a step, and sends from the
+  16 columns holding the first to the 16 holding the last. A card drawn in one corner costs
+  that corner's columns, not the whole 128-byte page. (Comparing blocks of 32 columns as
+  memoryviews, a memcmp each, took 3-4 ms less on the chip's estimate for a set-up press's
+  frame, but its 64 views took 2.4 KB of the 200 KB native soak's heap, which then ran out
+  at boot: not done.)
 
 The SSD1306 is set to horizontal addressing, so a window of columns x0..x1 on one page is one
 address command (one I2C write, 7 bytes) and one data write (control byte 0x40 then the
 pixels). A page that did not change costs nothing; a frame that did not change costs nothing.
 
-No Python loop runs over the pixels: on the RP2040 a bytecode loop costs microseconds a
-byte, and a frame's changed spans are hundreds of bytes (byte-by-byte scans and copies were
-most of show()'s time). The blocks are compared by memcmp; a window narrower than the page
-is copied into a staging buffer by one framebuf blit (C, the FrameBuffer of the window's
-width over that buffer); a whole page is sent from its own view; a forced frame is the
-whole buffer in one write.
+No Python loop copies pixels: on the RP2040 a bytecode loop costs microseconds a byte, and
+a frame's changed spans are hundreds of bytes (the byte-by-byte copy was most of show()'s
+time). A page is compared by memcmp first; a window narrower than the page is copied into a staging buffer by one framebuf blit (C; 112 columns, the widest window
+short of a page, whatever the window: one FrameBuffer, not one per width); a whole page is
+sent from its own view; a forced frame is the whole buffer in one write.
 
 show() allocates nothing, changed or not: it runs on every frame the app draws, and garbage
 made there would wake the collector in the middle of the loop (a pause of milliseconds that
 the buttons and the timed draw would feel) and fragment the 200 KB heap over hours of use.
-So nothing in it slices (a new memoryview is a heap object) or builds a tuple: every view,
-and a staging FrameBuffer of each width 16, 32, ... 112, is made here; the data write's
-vector is a list made here whose second item is swapped in.
+So nothing in it slices (a new memoryview is a heap object) or builds a tuple: every view
+(the staging buffer's of each width 16, 32, ... 112 among them) and the staging FrameBuffer
+are made here; the data write's vector is a list made here whose second item is swapped in.
 
 A bus error (OSError from the I2C write: a loose wire, a brown-out of the module) must not
 leave a stale picture: the copy of a page is updated only once its data write returned, so
@@ -67,8 +67,7 @@ _SCROLL_OFF = const(0x2E)
 
 _COMMANDS = const(0x00)   # control byte: every byte after it is a command
 _DATA = b"\x40"          # control byte: every byte after it is display RAM
-_BLOCK = const(32)        # columns compared at once (see above)
-_STEP = const(16)         # a sent span is a multiple of this many columns
+_STEP = const(16)         # a sent span is a multiple of this many columns (see above)
 
 
 class SSD1306(framebuf.FrameBuffer):
@@ -89,19 +88,16 @@ class SSD1306(framebuf.FrameBuffer):
         self._sent = bytearray(len(self.buffer))  # what the display holds now
         mv = memoryview(self.buffer)
         sent = memoryview(self._sent)
-        # One view per page and per block of _STEP columns, made once, so show() compares
-        # and copies without allocating.
+        # One view per page, made once, so show() compares and copies without allocating.
         self._page = [mv[p * width:(p + 1) * width] for p in range(self.pages)]
-        self._block = [mv[i:i + _BLOCK] for i in range(0, len(self.buffer), _BLOCK)]
-        self._sent_block = [sent[i:i + _BLOCK] for i in range(0, len(self.buffer), _BLOCK)]
+        self._sent_page = [sent[p * width:(p + 1) * width] for p in range(self.pages)]
         self._mv = mv
         # A window narrower than the page is blitted here and sent through the view of its
-        # width (no slicing in show()): one FrameBuffer and one view per width.
+        # width (no slicing in show()): one FrameBuffer, and one view per width.
         self._stage = bytearray(width - _STEP)
         stage = memoryview(self._stage)
         self._stage_view = [stage[:n] for n in range(_STEP, width, _STEP)]
-        self._stage_fb = [framebuf.FrameBuffer(self._stage, n, 8, framebuf.MONO_VLSB)
-                          for n in range(_STEP, width, _STEP)]
+        self._stage_fb = framebuf.FrameBuffer(self._stage, width - _STEP, 8, framebuf.MONO_VLSB)
         self._data = [_DATA, mv]   # the data write's vector; show() swaps the view in
         # [control, column range, first, last, page range, first, last]: one write per window.
         self._address = bytearray((_COMMANDS, _COLUMN_RANGE, 0, width - 1, _PAGE_RANGE, 0, 0))
@@ -151,45 +147,34 @@ class SSD1306(framebuf.FrameBuffer):
         return sent
 
     def _send_page(self, p):
-        # The changed columns of page p, in half-blocks (see above); -> bytes sent.
-        blocks = self.width // _BLOCK
-        at = p * blocks
-        new = self._block
-        old = self._sent_block
-        b0 = 0
-        while b0 < blocks and new[at + b0] == old[at + b0]:
-            b0 += 1
-        if b0 == blocks:
-            return 0  # the page is as sent
-        b1 = blocks - 1
-        while new[at + b1] == old[at + b1]:
-            b1 -= 1
+        # The changed columns of page p, in spans of _STEP (see above); -> bytes sent.
+        if self._page[p] == self._sent_page[p]:
+            return 0
         buf = self.buffer
         was = self._sent
         base = p * self.width
-        x0 = b0 * _BLOCK               # the first changed block's first half: unchanged?
-        i, end = base + x0, base + x0 + _STEP
-        while i < end and buf[i] == was[i]:
-            i += 1
-        if i == end:
-            x0 += _STEP
-        x1 = (b1 + 1) * _BLOCK         # the last changed block's second half (x1 exclusive)
-        i, end = base + x1 - 1, base + x1 - 1 - _STEP
-        while i > end and buf[i] == was[i]:
-            i -= 1
-        if i == end:
-            x1 -= _STEP
+        i = base
+        while buf[i] == was[i] and buf[i + 1] == was[i + 1] and buf[i + 2] == was[i + 2] \
+                and buf[i + 3] == was[i + 3]:
+            i += 4
+        x0 = i - base
+        x0 -= x0 % _STEP
+        i = base + self.width - 4
+        while buf[i] == was[i] and buf[i + 1] == was[i + 1] and buf[i + 2] == was[i + 2] \
+                and buf[i + 3] == was[i + 3]:
+            i -= 4
+        x1 = i - base + 4
+        x1 += -x1 % _STEP   # exclusive
         n = x1 - x0
         if n == self.width:
             view = self._page[p]
         else:
             k = n // _STEP - 1
-            self._stage_fb[k].blit(self.canvas, -x0, -8 * p)  # columns x0.. of page p
+            self._stage_fb.blit(self.canvas, -x0, -8 * p)  # columns x0.. of page p
             view = self._stage_view[k]
         self._send(x0, x1 - 1, p, p, view)
         # Only now that the write returned: a page lost to a bus error is sent again next time.
-        for b in range(at + b0, at + b1 + 1):
-            old[b][:] = new[b]
+        self._sent_page[p][:] = self._page[p]
         return n
 
     def _send(self, x0, x1, first, last, view):
