@@ -328,7 +328,8 @@ def test_each_tiles_lines_are_the_tiles():
         assert lines == (15 if not others else others.pop() if len(others) == 1 else -1)
 
 
-# A frame drawn over the one before it (render's `last`) must be the very pixels of the same
+# A frame drawn over the one before it (render's `last`: the art and battery on the canvas)
+# must be the very pixels of the same
 # frame drawn whole: the app draws each frame over the last, and a stale pixel would stay on
 # screen. A random walk over pictures, counts of one and two digits (a two-digit yellow or red
 # reaches into its neighbour's cell), batteries, titles and text views.
@@ -363,9 +364,11 @@ for step in range(300):
         art = art[:3] + (tuple(counts),) + art[4:]
         view = V(art)
     battery = random.choice((50, 50, 50, 60, None))
-    kept = last is not None and view.art is not None and last[:3] == (view.art[1], view.art[2], battery)
+    kept = last is not None and view.art is not None and last[0] is not None \
+        and last[1] == battery and last[0][1:3] == view.art[1:3]
     out["kept"] += kept
-    last = render.render(view, canvas, battery, last)
+    render.render(view, canvas, battery, last)
+    last = (view.art, battery)
     render.render(view, whole, battery)
     out["steps"] += 1
     if buf != fresh:
@@ -381,3 +384,48 @@ def test_a_frame_drawn_over_the_last_is_the_frame_drawn_whole(vm):
         assert r["steps"] == 300
         assert r["differ"] == []
         assert r["kept"] > 50             # many frames were drawn over the last one
+
+
+# The narrow text's blits (render.narrow with the canvas's bytes, as the app draws) must give
+# the pixels of the text drawn a character at a time, every glyph of the font included (a
+# dozen light their eighth column, which lands on the next glyph's first).
+NARROW = r'''
+import framebuf
+from carddraw import render
+
+class V:
+    def __init__(self, art):
+        self.screen = "x"
+        self.lines = ["x"]
+        self.art = art
+
+out = {"differ": [], "frames": 0}
+font = "".join(chr(c) for c in range(32, 127))
+texts = [font[i:i + 14] for i in range(0, len(font), 7)] + ["", "W", "mmmmmmmmmmmmmmmmmm"]
+for i, text in enumerate(texts):
+    for x, y in ((26, 24), (26, 48), (66, 32), (0, 56)):
+        a, b = bytearray(1024), bytearray(1024)
+        fa = framebuf.FrameBuffer(a, 128, 64, framebuf.MONO_VLSB)
+        fb = framebuf.FrameBuffer(b, 128, 64, framebuf.MONO_VLSB)
+        fa.fill_rect(0, 0, 128, 8, 1)
+        fb.fill_rect(0, 0, 128, 8, 1)
+        render.narrow(fa, text, x, y)
+        render.narrow(fb, text, x, y, b)
+        out["frames"] += 1
+        if a != b:
+            out["differ"].append((i, x, y))
+for art in ARTS:
+    a, b = bytearray(1024), bytearray(1024)
+    render.render(V(art), framebuf.FrameBuffer(a, 128, 64, framebuf.MONO_VLSB), 57)
+    render.render(V(art), framebuf.FrameBuffer(b, 128, 64, framebuf.MONO_VLSB), 57, None, b)
+    out["frames"] += 1
+    if a != b:
+        out["differ"].append(art[0])
+RESULT = out
+'''
+
+
+def test_narrow_text_by_blits_is_the_text_drawn_a_character_at_a_time(vm):
+    r = vm("ARTS = %r\n" % (ARTS,) + NARROW)
+    assert r["frames"] > 60 + len(ARTS)
+    assert r["differ"] == []

@@ -67,7 +67,6 @@ class App:
         self.idle = 0               # 0 awake, 1 dimmed, 2 display off
         self.drawn = None           # (screen, lines, battery, art) last sent to the display
         self.on_show = None         # ... and the View they came from
-        self.holds = None           # what render() says the canvas holds (render.py)
         self.battery = 0            # battery level in tenths, read every BATTERY_MS
         self.battery_at = None
         self.error = None           # an error View shown until the next press
@@ -292,10 +291,12 @@ class App:
         key = (view.screen, tuple(view.lines), self.battery, view.art)  # by what it shows
         if key != drawn:
             display = board.display  # its plain FrameBuffer, where it has one (ssd1306.py)
-            # the frame on the canvas is known only while drawn is (anything else drawing
-            # there resets drawn); unknown too if render stops half way
-            last, self.holds = self.holds if drawn is not None else None, None
-            self.holds = render(view, getattr(display, "canvas", display), key[2] * 10, last)
+            canvas = getattr(display, "canvas", None)  # and its bytes, for render's blits
+            # drawn is the frame on the canvas (anything else drawing there resets it), and
+            # not known once a render has begun (one stopped half way left half a frame)
+            self.drawn = None
+            render(view, canvas or display, key[2] * 10,
+                   drawn and (drawn[3], drawn[2] * 10), canvas and display.buffer)
             board.display.show()
             self.drawn = key
         self.on_show = view

@@ -36,6 +36,11 @@
 # code: one 142-byte table of columns (bit 0 the top pixel) drawn by one routine, cols().
 from carddraw.config import COLS, ROWS, SKILLS, TITLE_COLS
 
+try:
+    import framebuf
+except ImportError:  # CPython (the tests' recording canvas): a character at a time
+    framebuf = None
+
 
 class View:
     """What the device shows: a screen name, up to ROWS lines of up to COLS characters (the
@@ -150,30 +155,46 @@ def card(canvas, colour, x, y, w, h):
     pattern(canvas, colour, x + 2, y + 2, w - 4, h - 4)
 
 
-def narrow(canvas, text, x, y):
+def narrow(canvas, text, x, y, pixels=None):
     """Up to 14 characters 7 px apart (the 8x8 font leaves its last column blank for all but
-    a few glyphs): 98 px, beside the card."""
-    text_at = canvas.text  # looked up once: a frame draws up to 60 characters one by one
-    for ch in text[:14]:
-        text_at(ch, x, y, 1)
-        x += 7
+    a few glyphs, which overlap the next one's first): 98 px, beside the card. pixels: the
+    canvas's own bytes (a 128-wide MONO_VLSB frame), for y a multiple of 8: then in four C
+    calls, not one a character (see _LINE)."""
+    n = min(14, len(text))
+    if pixels is None or framebuf is None or y & 7 or x + 7 * n >= W:
+        text_at = canvas.text  # looked up once: a line is up to 14 calls (text() clips
+        for ch in text[:14]:   # what passes the right edge)
+            text_at(ch, x, y, 1)
+            x += 7
+        return
+    if not n:
+        return
+    _ACROSS.fill(0)
+    _ACROSS.text(text, 0, 0, 1)
+    at = memoryview(pixels)[(y >> 3) * W + x:]
+    framebuf.FrameBuffer(at, 7, 8 * n, framebuf.MONO_VLSB, 7).blit(_GLYPHS, 0, 0, 0)
+    framebuf.FrameBuffer(at[7:], 1, 8 * n, framebuf.MONO_VLSB, 7).blit(_EIGHTHS, 0, 0, 0)
 
 
-def fits(counts):
-    """Whether each cell of the deck holds its own letter and count: a count of two digits
-    reaches past the yellow and red cells (and only past them)."""
-    for c in range(4):
-        if DECK_X[c] + 9 + 8 * (2 if counts[c] < 10 else 3) > DECK_END[c]:
-            return False
-    return True
+# A line of up to 14 characters drawn 8 px apart by one text() call, then copied 7 px apart
+# by two blits: the page's bytes are its columns (MONO_VLSB), so a FrameBuffer 7 wide with a
+# stride of 8 over the line's bytes holds its glyphs stacked, one a page, and one 7 wide with
+# a stride of 7 over the frame's page puts them side by side, 7 columns each; the glyphs'
+# eighth columns go on top of the next one's first, lit pixels only (key 0), as text() draws.
+if framebuf is not None:
+    _LINE = bytearray(8 * 14)
+    _ACROSS = framebuf.FrameBuffer(_LINE, 8 * 14, 8, framebuf.MONO_VLSB)
+    _GLYPHS = framebuf.FrameBuffer(_LINE, 7, 8 * 14, framebuf.MONO_VLSB, 8)
+    _EIGHTHS = framebuf.FrameBuffer(memoryview(_LINE)[7:], 1, 8 * 14, framebuf.MONO_VLSB, 8)
 
 
 def deck(canvas, counts, before=None):
     """R20: the deck, a card symbol (or an empty slot), letter and count per colour. before:
     the counts already drawn there (None: nothing is), so only the cells that differ are
     drawn again."""
-    if before is not None and not (fits(counts) and fits(before)):
-        canvas.fill_rect(0, 9, W, 14, 0)  # a count reaches into its neighbour's cell
+    # a count of two digits reaches past the yellow and red cells (and only past them)
+    if before is not None and max(counts[1], counts[2], before[1], before[2]) > 9:
+        canvas.fill_rect(0, 9, W, 14, 0)  # into its neighbour's cell: the whole row again
         before = None
     for c in range(4):
         n = counts[c]
@@ -185,20 +206,15 @@ def deck(canvas, counts, before=None):
         canvas.text("%s%d" % (LETTERS[c], min(n, 99)), DECK_X[c] + 9, 12, 1)
 
 
-def title_bar(canvas, art):
-    """The skill's icon, the title and the skill's mark, dark in the lit bar."""
-    skill = SKILLS.index(art[1])
-    cols(canvas, ICONS + 8 * skill, 8, 1, 0, 1, 0)
-    canvas.text(art[2][:10], 11, 0, 0)
-    cols(canvas, MARKS + 16 * skill, 16, MARK_X, 0, 1, 0)
-
-
-def draw(canvas, art, before=None):
+def draw(canvas, art, before=None, pixels=None):
     """Draw art (see above) under the lit title bar, the title bar's own pictures included
-    unless before (the counts of the art drawn there, the same title bar) is given: then
-    only what differs, the stage and the foot lines cleared first."""
-    if before is None:
-        title_bar(canvas, art)
+    unless before (the counts of the art drawn there, under the same title bar) is given:
+    then only what differs, the stage and the foot lines cleared first."""
+    if before is None:  # the skill's icon, the title and the skill's mark, dark in the bar
+        skill = SKILLS.index(art[1])
+        cols(canvas, ICONS + 8 * skill, 8, 1, 0, 1, 0)
+        canvas.text(art[2][:10], 11, 0, 0)
+        cols(canvas, MARKS + 16 * skill, 16, MARK_X, 0, 1, 0)
     else:
         canvas.fill_rect(0, STAGE_Y, W, 64 - STAGE_Y, 0)
     deck(canvas, art[3], before)
@@ -211,7 +227,7 @@ def draw(canvas, art, before=None):
         canvas.text(LETTERS[c], 7, 36, 1)
         texts = [colour.upper(), label] + list(words[:2])
         for i in range(len(texts)):
-            narrow(canvas, texts[i], 26, 24 + 8 * i)
+            narrow(canvas, texts[i], 26, 24 + 8 * i, pixels)
         foot = foot[:1]
     else:
         chance, side, foot = art[4:7]
@@ -226,7 +242,7 @@ def draw(canvas, art, before=None):
                 cols(canvas, at, n, x, 33, 2)
                 x += 2 * n + 2
         for i in range(min(2, len(side))):
-            narrow(canvas, side[i][:6], 66, 32 + 8 * i)
+            narrow(canvas, side[i][:6], 66, 32 + 8 * i, pixels)
         foot = foot[:2]
     for i in range(len(foot)):
         canvas.text(foot[i][:16], 0, 56 - 8 * (len(foot) - 1 - i), 1)
@@ -237,21 +253,21 @@ TITLE = TITLE_COLS  # title characters in a text view: 14 x 8 = 112 px, clear of
 BAT_X = 114       # battery icon: a 12x6 outline at x 114-125, y 1-6, and a nub at x 126
 
 
-def render(view, canvas, battery=None, last=None):
+def render(view, canvas, battery=None, last=None, pixels=None):
     """Draw view (lines[0] is the title); battery: percent 0-100, or None for no icon. last:
-    what render returned for the frame the canvas holds now (None: not known), so that a
-    picture with the same title bar draws only what differs (the same pixels as drawn
-    whole: the title bar is a dozen calls, and a draw changes one cell of the deck).
-    -> what to pass as last next time (None after a text view)."""
+    (art, battery) of the frame the canvas holds now (None: not known), so that a picture
+    with the same title bar draws only what differs (the same pixels as drawn whole: the
+    title bar is a dozen calls, and a draw changes one cell of the deck). pixels: the
+    canvas's bytes, for the narrow text's blits (narrow())."""
     art = view.art
-    if art and last is not None and last[0] == art[1] and last[1] == art[2] \
-            and last[2] == battery:
-        draw(canvas, art, last[3])
-        return art[1], art[2], battery, art[3]
+    if art and last is not None and last[0] and last[1] == battery \
+            and last[0][1] == art[1] and last[0][2] == art[2]:
+        draw(canvas, art, last[0][3], pixels)
+        return
     canvas.fill(0)
     canvas.fill_rect(0, 0, W, 8, 1)
     if art:
-        draw(canvas, art)
+        draw(canvas, art, None, pixels)
     else:
         lines = view.lines
         for i in range(min(len(lines), ROWS)):
@@ -264,4 +280,3 @@ def render(view, canvas, battery=None, last=None):
         w = (p + 5) // 10  # 0-10 px of charge inside the outline
         if w:
             canvas.fill_rect(BAT_X + 1, 2, w, 4, 0)
-    return (art[1], art[2], battery, art[3]) if art else None
