@@ -24,12 +24,17 @@
 # in seq order). The newest entry holds the current hint. littlefs commits a file whole or not
 # at all, so an entry is whole or is not there.
 import json
+import sys
 
 from carddraw.logline import LINE_MAX, read_line
 
 SLOTS = 4
 PREFIX = "j"
 _SEP = (",", ":")
+# MicroPython's files take a str as it is (its bytes, no copy); CPython's binary files (the
+# tests' littlefs) want bytes. An entry is the largest allocation of a press's pass: on the
+# board each copy of it is a search of the heap for a free run of its size.
+_BYTES = sys.implementation.name != "micropython"
 
 
 def folder_number(name):
@@ -131,7 +136,8 @@ class Journal:
                 line = json.dumps({"ev": "too long", "was": str(r.get("ev"))[:40]},
                                   separators=_SEP)
             lines.append(line)
-        text = "\n".join(lines) + "\n"
+        lines.append("")  # the last line's newline
+        text = "\n".join(lines)
         if not self.folders or self.folders[-1][1] >= SLOTS:
             if self.ready is None:
                 raise OSError(28)  # no slot left: the store catches up first (Store.commit)
@@ -140,7 +146,7 @@ class Journal:
         folder = self.folders[-1]
         f = self.fs.open(self._path(folder[0], folder[1]), "wb")
         try:
-            f.write(text.encode())
+            f.write(text.encode() if _BYTES else text)
         finally:
             f.close()
         folder[1] += 1

@@ -47,7 +47,7 @@ class Play:
         if fresh:
             fresh()
         settings = ctl.settings
-        play = cls(ctl, known.action_from(settings))
+        play = cls(ctl, known.action_from(settings, Action))
         a = play.action
         planned = ctl.planned_odds(a.deck.counts())  # set-up's, by the same sweep: not twice
         if planned is not None:

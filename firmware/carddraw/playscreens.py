@@ -160,8 +160,13 @@ class Card(PlayScreen):
                 label = "Succ" + label[7:]
             else:  # "Complication 10" -> "Compl. 10"
                 label = label[:5] + ". " + label.split(" ")[-1]
+        said = lines[2:4]  # the words as the lines wrap them (16 columns), if 14 hold them
+        if len(said[0]) > 14 or len(said[1]) > 14:
+            said = wrap(words(action.skill, play.card), 14)[:2]
+        elif not said[1]:
+            said = said[:1]
         return ("card", action.skill, skill_name(action.skill), action.deck.counts(),
-                play.card, label, wrap(words(action.skill, play.card), 14)[:2], (foot,))
+                play.card, label, said, (foot,))
 
 
 class Confirm(PlayScreen):

@@ -42,7 +42,7 @@ class Store:
         self._settings_j = 0   # the journal entry settings.json holds the settings of
         self._damage = None, []  # settings.json: why it is unreadable, its bad fields
         self._hint = ""        # the play's hint as flash holds it
-        self._same = None      # the last record without "ms": repeats of it are only counted
+        self._same = None      # the last record: repeats of it (but for "ms") are only counted
         self._repeats = 0
         self._repeat_ms = None
         self._dropped = 0      # records only counted: the log over its soft limit
@@ -328,9 +328,7 @@ class Store:
         out = []
         over = self._room() < self.reserve + self.reserve // 4
         for record in records:
-            same = dict(record)
-            same.pop("ms", None)
-            if same == self._same:
+            if _alike(record, self._same):
                 self._repeats += 1
                 self._repeat_ms = record.get("ms")
                 if self._repeats >= config.LOG_REPEATS:
@@ -338,7 +336,7 @@ class Store:
                 continue
             if self._repeats:
                 out.append(self._repeat())
-            self._same = same
+            self._same = record  # never changed after it is logged (the log seals a copy)
             if over and record.get("ev") not in KEPT:
                 self._dropped += 1
                 continue
@@ -429,3 +427,13 @@ class Store:
             return True
         self.flash_error(None)
         return False
+
+
+def _alike(record, other):
+    """Whether two records are the same but for their "ms" (no copy of either is made)."""
+    if other is None or len(record) - ("ms" in record) != len(other) - ("ms" in other):
+        return False
+    for name in record:
+        if name != "ms" and (name not in other or record[name] != other[name]):
+            return False
+    return True
