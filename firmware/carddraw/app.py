@@ -35,15 +35,9 @@ BATTERY_MS = 5000     # the battery is read this often, not every loop pass (8 A
 COLLECT_MS = 5000     # garbage is collected at least this often, in a pass with nothing to do
 # MicroPython collects garbage when an allocation finds no room, in whatever pass it is: in a
 # draw's pass that would hold the LED back by a whole collection (about 30 ms on the chip).
-# So the app collects itself, in the first quiet pass after every press, frame or step of
-# the store's idle work (and every COLLECT_MS), and a press always finds the heap swept.
-# And when presses come with no quiet pass between (a soak, fingers on every button),
-# MicroPython is told to collect once THRESHOLD bytes were allocated since the last time,
-# not only once the heap is full: a full heap is a fragmented one (its live objects strewn
-# between garbage), where a larger allocation can fail with memory free. A press pass and its
-# odds allocate well under it (test_heap_passes). CPython has no such heap: not there.
+# So the app collects itself, in the first quiet pass after every press or frame (and every
+# COLLECT_MS), and a press always finds the heap swept. CPython has no such heap: not there.
 COLLECT = getattr(gc, "mem_free", None) and gc.collect
-THRESHOLD = 32 * 1024
 
 
 class App:
@@ -54,8 +48,6 @@ class App:
     job = None          # a console line that runs over passes (the `log` export)
 
     def __init__(self, board, store, rng=None, now_ms=0, write=print):
-        if COLLECT and hasattr(gc, "threshold"):
-            gc.threshold(THRESHOLD)
         self.board = board
         self.store = store
         self.write = write          # where protocol replies go: a function taking one str
@@ -212,8 +204,8 @@ class App:
             if COLLECT:
                 COLLECT()
             self.collected = now    # and the store's idle work waits for the next pass
-        elif now - self.busy >= IDLE_WORK_MS and self.store.housekeep():
-            self.collected = None   # one step, an erase at most; its garbage in the next pass
+        elif now - self.busy >= IDLE_WORK_MS:
+            self.store.housekeep()  # one step, an erase at most: nothing waits on it
         self.idle_check(now)
 
     # -- the power-on self-test ------------------------------------------------------------------
