@@ -128,3 +128,40 @@ def test_garbage_is_collected_in_quiet_passes_never_in_a_press(path, flash):
     assert len(net) == len(net_off) == sum(got[k][0] for k in presses)
     collected = [i for i, (a, b) in enumerate(zip(net_off, net)) if a - b > 256]
     assert collected == []
+
+
+BUSY = """
+import gc, os
+os.mkdir(FLASH)
+os.chdir(FLASH)
+from carddraw import app as A
+from carddraw.board import Board
+from carddraw.store import Store
+board = Board()
+app = A.App(board, Store(), None, 1000)
+pending = []
+board.buttons.poll = lambda now: pending and [pending.pop()] or ()
+now = 1000
+for _ in range(100):      # set-up, then quiet: the boot's garbage goes
+    now += 20
+    app.loop_pass(now)
+gc.collect()
+after = []
+for i in range(60):       # a press in every pass: no quiet pass between
+    pending.append(("RANK" if i % 3 else "HELP", "short"))
+    now += 20
+    app.loop_pass(now)
+    after.append(gc.mem_alloc())
+RESULT = [A.SWEEP_PASSES, after]
+"""
+
+
+def test_presses_with_no_quiet_pass_between_are_swept_every_few_passes(path, flash):
+    """A press in every pass (fingers on every button, the soak): the heap is collected at
+    the end of every SWEEP_PASSES-th busy pass, not left to fill (then to be collected in
+    the middle of some pass, the heap fragmented)."""
+    sweep, after = runner.run("FLASH = %r\n" % flash + BUSY, path)
+    drops = [i for i in range(1, len(after)) if after[i] < after[i - 1]]
+    assert 2 <= sweep <= 10
+    assert len(drops) >= len(after) // sweep - 1
+    assert all(b - a <= sweep for a, b in zip(drops, drops[1:]))

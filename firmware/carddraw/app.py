@@ -38,6 +38,12 @@ COLLECT_MS = 5000     # garbage is collected at least this often, in a pass with
 # So the app collects itself, in the first quiet pass after every press or frame (and every
 # COLLECT_MS), and a press always finds the heap swept. CPython has no such heap: not there.
 COLLECT = getattr(gc, "mem_free", None) and gc.collect
+# Presses with no quiet pass between (fingers on every button, a soak, the console's export)
+# would leave MicroPython to collect once the heap is full, in whichever allocation found it
+# so: mid-pass, with that pass's objects live among the garbage, the heap then fragmented
+# (the 200 KB native soak failed to allocate a few hundred bytes with 40 KB free). So after
+# SWEEP_PASSES busy passes in a row, the last collects at its end, its reveal done.
+SWEEP_PASSES = 6
 
 
 class App:
@@ -63,6 +69,7 @@ class App:
         self.committed = None       # the settings_version on flash (None: compared at the first)
         self.busy = now_ms          # the last pass that answered a press or a console line
         self.collected = now_ms     # the last pass that collected garbage (None: due now)
+        self.unswept = 0            # busy passes since the last collection
         self.last_input = now_ms
         self.idle = 0               # 0 awake, 1 dimmed, 2 display off
         self.drawn = None           # (screen, lines, battery, art) last sent to the display
@@ -200,10 +207,15 @@ class App:
             self.protocol.send(self)
         if events or ran or self.drawn is not drawn:
             self.collected = None   # this pass's garbage: collected in the next quiet one
+            self.unswept += 1
+            if self.unswept >= SWEEP_PASSES and COLLECT:  # no quiet pass for that long
+                COLLECT()           # now, with this pass's reveal done and its garbage dead
+                self.unswept = 0
         elif self.collected is None or now - self.collected >= COLLECT_MS:
             if COLLECT:
                 COLLECT()
             self.collected = now    # and the store's idle work waits for the next pass
+            self.unswept = 0
         elif now - self.busy >= IDLE_WORK_MS:
             self.store.housekeep()  # one step, an erase at most: nothing waits on it
         self.idle_check(now)
