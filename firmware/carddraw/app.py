@@ -38,11 +38,12 @@ COLLECT_MS = 5000     # garbage is collected at least this often, in a pass with
 # So the app collects itself, in the first quiet pass after every press or frame (and every
 # COLLECT_MS), and a press always finds the heap swept. CPython has no such heap: not there.
 COLLECT = getattr(gc, "mem_free", None) and gc.collect
-# Presses with no quiet pass between (fingers on every button, a soak, the console's export)
-# would leave MicroPython to collect once the heap is full, in whichever allocation found it
-# so: mid-pass, with that pass's objects live among the garbage, the heap then fragmented
-# (the 200 KB native soak failed to allocate a few hundred bytes with 40 KB free). So after
-# SWEEP_PASSES busy passes in a row, the last collects at its end, its reveal done.
+# Presses with no quiet pass between (fingers on every button, a soak) would leave
+# MicroPython to collect once the heap is full, in whichever allocation found it so:
+# mid-pass, with that pass's objects live among the garbage, the heap then fragmented (the
+# 200 KB native soak failed to allocate a few hundred bytes with 40 KB free). So after
+# SWEEP_PASSES busy passes in a row, the last collects at its end, its reveal done. (The
+# console's export runs over many passes too, but it costs flash in them: it is not swept.)
 SWEEP_PASSES = 6
 
 
@@ -207,7 +208,7 @@ class App:
             self.protocol.send(self)
         if events or ran or self.drawn is not drawn:
             self.collected = None   # this pass's garbage: collected in the next quiet one
-            self.unswept += 1
+            self.unswept += not ran  # (an export's passes write flash: none of them sweeps)
             if self.unswept >= SWEEP_PASSES and COLLECT:  # no quiet pass for that long
                 COLLECT()           # now, with this pass's reveal done and its garbage dead
                 self.unswept = 0
