@@ -25,10 +25,11 @@ address command (one I2C write, 7 bytes) and one data write (control byte 0x40 t
 pixels). A page that did not change costs nothing; a frame that did not change costs nothing.
 
 No Python loop copies pixels: on the RP2040 a bytecode loop costs microseconds a byte, and
-a frame's changed spans are hundreds of bytes (the byte-by-byte copy was most of show()'s
-time). A page is compared by memcmp first; a window narrower than the page is copied into a staging buffer by one framebuf blit (C; 112 columns, the widest window
-short of a page, whatever the window: one FrameBuffer, not one per width); a whole page is
-sent from its own view; a forced frame is the whole buffer in one write.
+a frame's changed spans are hundreds of bytes. A page is compared by memcmp first; a window
+narrower than the page is copied into a staging buffer by one framebuf blit (C; 112
+columns, the widest window short of a page, whatever the window: one FrameBuffer, not one
+per width); a whole page is sent from its own view; a forced frame is the whole buffer in
+one write. What show() still spends is mostly the scan for a page's changed columns.
 
 show() allocates nothing, changed or not: it runs on every frame the app draws, and garbage
 made there would wake the collector in the middle of the loop (a pause of milliseconds that
