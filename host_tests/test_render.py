@@ -245,16 +245,10 @@ PIXELS = r'''
 import framebuf
 from carddraw import render
 
-class V:
-    def __init__(self, art):
-        self.screen = "x"
-        self.lines = ["x"]
-        self.art = art
-
 out = []
 for art in ARTS:
     buf = bytearray(1024)
-    render.render(V(art), framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB), 57)
+    render.render(render.View("x", ["x"], art=art), framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB), 57)
     out.append(list(buf))
 RESULT = out
 '''
@@ -337,12 +331,6 @@ OVER = r'''
 import framebuf, random
 from carddraw import render
 
-class V:
-    def __init__(self, art, lines=("x",)):
-        self.screen = "x"
-        self.lines = list(lines)
-        self.art = art
-
 random.seed(SEED)
 buf = bytearray(1024)
 canvas = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
@@ -354,7 +342,7 @@ art = ARTS[0]
 for step in range(300):
     r = random.randrange(10)
     if r == 0:
-        view = V(None, ["Set-up", "Ranks 3"])
+        view = render.View("x", ["Set-up", "Ranks 3"])
     else:
         if r < 4:
             art = ARTS[random.randrange(len(ARTS))]
@@ -362,7 +350,7 @@ for step in range(300):
         c = random.randrange(4)   # a draw, an adjustment: one count moves
         counts[c] = max(0, min(120, counts[c] + random.choice((-11, -1, -1, 1, 1, 10))))
         art = art[:3] + (tuple(counts),) + art[4:]
-        view = V(art)
+        view = render.View("x", ["x"], art=art)
     battery = random.choice((50, 50, 50, 60, None))
     kept = last is not None and view.art is not None and last[0] is not None \
         and last[1] == battery and last[0][1:3] == view.art[1:3]
@@ -393,12 +381,6 @@ NARROW = r'''
 import framebuf
 from carddraw import render
 
-class V:
-    def __init__(self, art):
-        self.screen = "x"
-        self.lines = ["x"]
-        self.art = art
-
 out = {"differ": [], "frames": 0}
 font = "".join(chr(c) for c in range(32, 127))
 texts = [font[i:i + 14] for i in range(0, len(font), 7)] + ["", "W", "mmmmmmmmmmmmmmmmmm"]
@@ -416,8 +398,8 @@ for i, text in enumerate(texts):
             out["differ"].append((i, x, y))
 for art in ARTS:
     a, b = bytearray(1024), bytearray(1024)
-    render.render(V(art), framebuf.FrameBuffer(a, 128, 64, framebuf.MONO_VLSB), 57)
-    render.render(V(art), framebuf.FrameBuffer(b, 128, 64, framebuf.MONO_VLSB), 57, None, b)
+    render.render(render.View("x", ["x"], art=art), framebuf.FrameBuffer(a, 128, 64, framebuf.MONO_VLSB), 57)
+    render.render(render.View("x", ["x"], art=art), framebuf.FrameBuffer(b, 128, 64, framebuf.MONO_VLSB), 57, None, b)
     out["frames"] += 1
     if a != b:
         out["differ"].append(art[0])
