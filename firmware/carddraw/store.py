@@ -326,7 +326,7 @@ class Store:
         end, and a quarter more) records not in KEPT are counted, logged as {"ev": "dropped",
         "n": N} once there is room: only play fills the log to where no action may start."""
         out = []
-        over = self._room() < self.reserve + self.reserve // 4
+        over = None  # worked out when a record asks (a draw's are all KEPT: it never does)
         for record in records:
             if _alike(record, self._same):
                 self._repeats += 1
@@ -337,7 +337,10 @@ class Store:
             if self._repeats:
                 out.append(self._repeat())
             self._same = record  # never changed after it is logged (the log seals a copy)
-            if over and record.get("ev") not in KEPT:
+            kept = record.get("ev") in KEPT
+            if over is None and (self._dropped or not kept):
+                over = self._room() < self.reserve + self.reserve // 4
+            if over and not kept:
                 self._dropped += 1
                 continue
             if self._dropped and not over:
