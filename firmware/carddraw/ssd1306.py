@@ -15,11 +15,10 @@ Change detection keeps a COPY of the last frame sent (1,024 bytes), not a per-pa
 - the copy also tells which columns of a changed page differ: show() scans a changed page
   from both ends to its first and last changed column, a 2-byte word a step (uctypes views
   of the two buffers), and sends from the 16 columns holding the first to the 16 holding
-  the last. A card drawn in one corner costs
-  that corner's columns, not the whole 128-byte page. (Comparing blocks of 32 columns as
-  memoryviews, a memcmp each, took 3-4 ms less on the chip's estimate for a set-up press's
-  frame, but its 64 views took 2.4 KB of the 200 KB native soak's heap, which then ran out
-  at boot: not done.)
+  the last. A card drawn in one corner costs that corner's columns, not the whole 128-byte
+  page. (Comparing blocks of 32 columns as memoryviews, a memcmp each, took 3-4 ms less on
+  the chip's estimate for a set-up press's frame, but its 64 views took 2.4 KB of the 200 KB
+  native soak's heap, which then ran out at boot: not done.)
 
 The SSD1306 is set to horizontal addressing, so a window of columns x0..x1 on one page is one
 address command (one I2C write, 7 bytes) and one data write (control byte 0x40 then the
