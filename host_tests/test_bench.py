@@ -502,6 +502,60 @@ def test_log_streams_every_record_one_line_each_over_many_passes():
     assert len(r["per_pass"]) > 1 and max(r["per_pass"]) <= 8
 
 
+def test_the_export_leaves_flash_work_and_collections_to_passes_of_their_own():
+    """An export started while the journal still holds the presses' records: the idle
+    housekeeping moves them into the log, a step a pass, before a line is read; no pass
+    both works the flash and collects garbage or sends lines (each is tens of ms on the
+    chip), and the lines leave a quiet pass for a collection every logexport.QUIET passes."""
+    r = vm("""
+        import carddraw.app as A
+        from carddraw import logexport
+        app = boot()
+        send(app, "unlock RHRH", "seed 3")
+        run(app, 1000)
+        send(app, "press DRAW")        # the action starts
+        run(app, 1000)
+        send(app, "press DRAW", "press HELP")  # a draw's records, waiting in the journal
+        passes = []
+        real_collect, real_hk, write = A.COLLECT, app.store.housekeep, app.write
+        def collect():
+            passes[-1][0] += 1
+            real_collect()
+        def housekeep():
+            worked = real_hk()
+            passes[-1][1] += worked
+            return worked
+        def counted(text):
+            passes[-1][2] += "log" in json.loads(text)
+            write(text)
+        A.COLLECT, app.store.housekeep, app.write = collect, housekeep, counted
+        waiting = len(app.store._waiting())
+        app.line("log")
+        del REPLIES[:]
+        while not REPLIES or "ok" not in json.loads(REPLIES[-1]):
+            passes.append([0, 0, 0])
+            run(app, 20)
+        RESULT = {"passes": passes, "waiting": waiting, "quiet": logexport.QUIET,
+                  "done": json.loads(REPLIES[-1]), "records": len(app.store.read_log()[0])}
+    """)
+    passes = r["passes"]
+    assert r["waiting"] > 0 and r["done"]["records"] == r["records"] > 4
+    assert sum(p[1] for p in passes) >= 2                    # records moved: written, closed
+    first_line = next(i for i, p in enumerate(passes) if p[2])
+    assert all(p[1] == 0 for p in passes[first_line:])      # all of them before a line
+    for collected, worked, lines in passes:
+        assert not (collected and worked) and not (collected and lines) \
+            and not (worked and lines)
+        assert worked <= 1                                   # one housekeeping step a pass
+    sending = passes[first_line:]
+    assert sum(p[2] for p in sending) == r["records"]
+    run_of_busy = 0
+    for collected, _, lines in sending:
+        run_of_busy = run_of_busy + 1 if lines else 0
+        assert run_of_busy <= r["quiet"]
+    assert any(p[0] for p in sending)                        # and a collection among them
+
+
 def test_test_commands_wake_a_dark_display():
     r = vm("""
         app = boot()

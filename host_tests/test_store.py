@@ -1080,6 +1080,35 @@ def test_records_reach_the_log_when_their_segment_closes_and_a_cut_before_loses_
     assert records[-1] == draw and records.count(draw) == 1 and damaged == 0
 
 
+def test_an_idle_pass_seals_a_few_records_and_a_backlog_goes_over_several():
+    """Sealing a record (its JSON and hash) is milliseconds on the chip: an idle pass's
+    append takes at most logfile.HOLD_MOST of them, so the records of many presses reach the
+    log over several passes, in order, each once, the chain whole."""
+    from carddraw.logfile import HOLD_MOST
+    s = Store(fs=FakeFlash())
+    assert s.commit([{"ev": "start", "skill": "scan"}], config.defaults(), "d")
+    sent = [{"ev": "draw", "n": n, "card": "green"} for n in range(1, 3 * HOLD_MOST)]
+    half = len(sent) // 2
+    assert s.commit(sent[:half], None, "") and s.commit(sent[half:], None, "")  # two passes
+    grew = []
+    finish = s.logfile.finish
+
+    def closing():
+        before = s.logfile.seq
+        closed = finish()
+        if closed:
+            grew.append(s.logfile.seq - before)
+        return closed
+    s.logfile.finish = closing
+    while s.housekeep():
+        pass
+    assert max(grew) == HOLD_MOST and sum(grew) == len(sent) + 1 and len(grew) >= 3
+    records, damaged = Store(fs=s.fs.reboot()).read_log()
+    assert records[-len(sent):] == sent and damaged == 0
+    lines, _ = Store(fs=s.fs.reboot()).read_log(raw=True)
+    assert logchain.verify(lines)[0]
+
+
 @hsettings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.sampled_from(["good", "blank", "junk", "long", "huge"]), max_size=12),
        st.booleans(), st.integers(1, 5))

@@ -43,7 +43,8 @@ COLLECT = getattr(gc, "mem_free", None) and gc.collect
 # mid-pass, with that pass's objects live among the garbage, the heap then fragmented (the
 # 200 KB native soak failed to allocate a few hundred bytes with 40 KB free). So after
 # SWEEP_PASSES busy passes in a row, the last collects at its end, its reveal done. (The
-# console's export runs over many passes too, but it costs flash in them: it is not swept.)
+# console's export runs over many passes too, and leaves one quiet now and then for it:
+# logexport.QUIET. A pass never collects beside its flash work or its log lines.)
 SWEEP_PASSES = 6
 
 
@@ -208,7 +209,7 @@ class App:
             self.protocol.send(self)
         if events or ran or self.drawn is not drawn:
             self.collected = None   # this pass's garbage: collected in the next quiet one
-            self.unswept += not ran  # (an export's passes write flash: none of them sweeps)
+            self.unswept += not ran  # (a console line's passes: the export leaves quiet ones)
             if self.unswept >= SWEEP_PASSES and COLLECT:  # no quiet pass for that long
                 COLLECT()           # now, with this pass's reveal done and its garbage dead
                 self.unswept = 0

@@ -7,8 +7,10 @@ from carddraw.config import MAX_REPLIES
 from carddraw.logfile import hand
 from carddraw.logline import HASH_DIGITS, LINE_MAX
 
-LINES = 5  # log lines sent at most in a pass: by the chip model about 75 ms of reading
+LINES = 3  # log lines sent at most in a pass: by make bench's chip model about 20 ms each
 CHUNK = 256  # bytes read at a time (read_some)
+QUIET = 8  # passes of lines, then one left quiet: the app collects garbage in it (App.update)
+WAIT_MAX = 50  # passes waiting for the journal's records to reach the log, then it goes on
 USAGE = "log, or log ack SEQ HASH (the last record saved: its seq and its 12-digit hash)"
 
 
@@ -45,14 +47,27 @@ class Export:
         self.at = 0         # where the next line starts in the first of them
         self.records = 0
         self.damaged = 0
+        self.busy = True    # whether this pass worked (protocol.serve): else it is quiet
+        self.waited = 0     # passes spent waiting for the journal's records
+        self.sent = 0       # passes of lines since the last quiet one
 
     def step(self, app, now):
         store = app.store
+        self.busy = False
         if self.files is None:
-            if store.housekeep():  # the journal's records into the log first, a step a
-                return None        # pass (each a file operation at most), as idle passes do
-            store.flush()          # nothing left to move by now, unless the flash refused
+            # the journal's records into the log first: the app's idle housekeeping moves
+            # them, a step a pass, in quiet passes (never beside a garbage collection); a
+            # flash that refuses holds the export up WAIT_MAX passes at most
+            if store.moving() and self.waited < WAIT_MAX:
+                self.waited += 1
+                return None
+            store.flush()  # nothing left to move by now, unless the flash refused
             self.files = store.logfile.files()
+        if self.sent >= QUIET:
+            self.sent = 0
+            return None
+        self.sent += 1
+        self.busy = True
         room = min(LINES, MAX_REPLIES - 1 - len(app.replies))
         while room > 0 and self.files:
             texts, self.at, bad = read_some(store.logfile, self.files[0], self.at, room)

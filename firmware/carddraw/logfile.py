@@ -13,6 +13,12 @@ from carddraw import config
 from carddraw.flashfs import block_room
 from carddraw.logline import LINE_MAX, SEGMENT, line_hash, older, read_line, seal
 
+# An idle pass's append (hold) seals at most this many records: sealing one (its JSON and
+# hash) is about 3 ms on the chip (make bench's model), so a backlog -- the records of the
+# presses of a busy minute, moved when the export starts -- goes over several passes, each
+# under 100 ms with its erase, not as one block of lines in a single pass.
+HOLD_MOST = 8
+
 SCAN_CHUNK = 512   # bytes read at a time when looking back for the last start
 
 
@@ -125,8 +131,8 @@ class LogFile:
             at = 0 if new else self.cur
             room = block_room(at)  # a write within one block: one erase, and at most a
             # block of lines in RAM at once (a catch-up moves many)
-            for record in records[done:]:
-                line, h = seal(seq + 1, prev, record)
+            most = HOLD_MOST if hold else len(records)
+            while True:
                 if lines and at + size + len(line) > self.segment:
                     break  # the rest go into a new segment
                 if size + len(line) > room:
@@ -134,6 +140,9 @@ class LogFile:
                 lines.append(line)
                 size += len(line)
                 seq, prev = seq + 1, h
+                if done + len(lines) >= len(records) or len(lines) >= most:
+                    break
+                line, h = seal(seq + 1, prev, records[done + len(lines)])
             if not self.room(size, new):
                 return done
             if new:

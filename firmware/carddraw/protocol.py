@@ -172,8 +172,8 @@ def serve(app, now):
     ran = False
     if app.job is not None:  # a line that runs over passes (the `log` export) holds the rest
         out = app.job.step(app, now)
-        if out is None:
-            return ran
+        if out is None:  # not done: the pass counts as busy unless the job left it quiet
+            return getattr(app.job, "busy", True)
         app.job = None
         app.reply(out)
     if app.wait_until is not None and now - app.wait_until >= 0:

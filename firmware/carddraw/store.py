@@ -173,6 +173,12 @@ class Store:
         self._tidy = not work  # until the next journal entry: nothing to look at (and no RAM)
         return work
 
+    def moving(self):
+        """Whether housekeep() still has journal records to move into the log (the export
+        waits for them): not once it found nothing it could do (a log full of records not
+        exported yet takes no more)."""
+        return self.logfile.held is not None or (not self._tidy and bool(self._waiting()))
+
     def _catch_up(self):
         """The idle passes' work done now: passes that all answered presses (no idle pass
         between them) used every journal slot. Costs erases, in this pass only."""
