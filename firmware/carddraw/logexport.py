@@ -10,7 +10,8 @@ from carddraw.logline import HASH_DIGITS, LINE_MAX
 LINES = 3  # log lines sent at most in a pass: by make bench's chip model about 20 ms each
 CHUNK = 256  # bytes read at a time (read_some)
 QUIET = 8  # passes of lines, then one left quiet: the app collects garbage in it (App.update)
-WAIT_MAX = 50  # passes waiting for the journal's records to reach the log, then it goes on
+WAIT_MAX = 50  # passes left to the idle housekeeping (presses keep it waiting), then the
+               # export moves the journal's records itself, a step a pass
 USAGE = "log, or log ack SEQ HASH (the last record saved: its seq and its 12-digit hash)"
 
 
@@ -47,7 +48,7 @@ class Export:
         self.at = 0         # where the next line starts in the first of them
         self.records = 0
         self.damaged = 0
-        self.busy = True    # whether this pass worked (protocol.serve): else it is quiet
+        self.busy = False   # whether the last step worked (protocol.serve): else it was quiet
         self.waited = 0     # passes spent waiting for the journal's records
         self.sent = 0       # passes of lines since the last quiet one
 
@@ -56,11 +57,15 @@ class Export:
         self.busy = False
         if self.files is None:
             # the journal's records into the log first: the app's idle housekeeping moves
-            # them, a step a pass, in quiet passes (never beside a garbage collection); a
-            # flash that refuses holds the export up WAIT_MAX passes at most
-            if store.moving() and self.waited < WAIT_MAX:
+            # them, a step a pass, in quiet passes (never beside a garbage collection); if
+            # presses leave it no idle pass for WAIT_MAX passes, the export takes the steps
+            if store.moving():
                 self.waited += 1
-                return None
+                if self.waited <= WAIT_MAX:
+                    return None
+                if store.housekeep():
+                    self.busy = True
+                    return None
             store.flush()  # nothing left to move by now, unless the flash refused
             self.files = store.logfile.files()
         if self.sent >= QUIET:

@@ -168,12 +168,12 @@ def line(app, text):
 def serve(app, now):
     """The protocol's part of a loop pass: a `wait` (or `test button`) whose time is up
     answers, then the queued lines run in order until one of them waits. -> whether a line
-    ran (the pass then answers it: persist, then the replies)."""
+    ran or a job worked (the pass then answers it: persist, then the replies)."""
     ran = False
     if app.job is not None:  # a line that runs over passes (the `log` export) holds the rest
         out = app.job.step(app, now)
-        if out is None:  # not done: the pass counts as busy unless the job left it quiet
-            return getattr(app.job, "busy", True)
+        if out is None:  # not done (only the export runs over passes): busy if it worked
+            return app.job.busy
         app.job = None
         app.reply(out)
     if app.wait_until is not None and now - app.wait_until >= 0:
