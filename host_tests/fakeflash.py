@@ -33,12 +33,15 @@ class FakeFlash(LittleFlash):
     @property
     def flash(self):
         out = {}
-        for name in self.listdir(""):
-            if self.stat(name)[0] == 0x4000:
-                for inner in self.listdir(name):
-                    out[name + "/" + inner] = self.read_file(name + "/" + inner)
-            else:
-                out[name] = self.read_file(name)
+        folders = [""]
+        while folders:
+            folder = folders.pop()
+            for name in self.listdir(folder):
+                path = folder + "/" + name if folder else name
+                if self.stat(path)[0] == 0x4000:
+                    folders.append(path)
+                else:
+                    out[path] = self.read_file(path)
         return out
 
     def read_file(self, path):
@@ -46,10 +49,10 @@ class FakeFlash(LittleFlash):
             return f.read()
 
     def write_file(self, path, data):
-        if "/" in path:
-            folder = path.rsplit("/", 1)[0]
-            if folder not in self.listdir(""):
-                self.mkdir(folder)
+        parts = path.split("/")[:-1]
+        for i, name in enumerate(parts):  # each folder on the way made as needed
+            if name not in self.listdir("/".join(parts[:i])):
+                self.mkdir("/".join(parts[:i + 1]))
         with self.open(path, "wb") as f:
             f.write(data)
 

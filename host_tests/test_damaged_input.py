@@ -789,13 +789,19 @@ app.controller.press, app.controller.long = press, long_
 # held through boot: a new App with DRAW (then STOP) down from power-on; nothing until a new press
 import os
 
+def gone(path):
+    for name in os.listdir(path):
+        if os.stat(path + "/" + name)[0] & 0x4000:
+            gone(path + "/" + name)
+        else:
+            os.remove(path + "/" + name)
+    os.rmdir(path)
+
 def wipe():
     # a fresh device: the store's files gone (settings, the journal's folders, the log)
     for name in os.listdir():
-        if name.startswith("j0"):
-            for slot in os.listdir(name):
-                os.remove(name + "/" + slot)
-            os.rmdir(name)
+        if name == "journal":
+            gone(name)
         elif name in ("settings.json", "action.json") or name.startswith("log."):
             os.remove(name)
 

@@ -20,6 +20,7 @@ from carddraw import config
 from carddraw.logline import LINE_MAX, SEGMENT, older
 from carddraw.settings import check, code_ok, hashed
 from carddraw.store import Store
+from carddraw.journal import DIR as J, SLOTS
 from fakeflash import FakeFlash, PowerCut
 from conftest import ROOT
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -271,9 +272,10 @@ def test_a_second_power_cut_during_the_boot_after_a_cut_loses_nothing():
     boots = 0
     sampled = set()
     for i, (n, mode, image) in enumerate(cuts):
-        if i % 61:
-            continue  # a sample of the first cuts, every step kind and mode among them
-        sampled.add((run.around(n)[0][0], mode))
+        kind = (run.around(n)[0][0], mode)
+        if i % 61 and kind in sampled:
+            continue  # a sample of the cuts: every 61st, and the first of each step and mode
+        sampled.add(kind)
         fs = FakeFlash(image=image)
         fs.chip.record()
         s = Store(fs=fs, log_limit=LIMIT)
@@ -341,14 +343,36 @@ def test_leftover_tmp_files_and_a_half_made_journal_folder_are_removed():
     fs.write_file(SETTINGS + ".tmp", b'{"ranks": 9')     # older firmware's saves cut short
     fs.write_file(ACTION + ".tmp", b"{}")
     fs.write_file(config.LOG_EXPORTED_FILE + ".tmp", b"7")
-    fs.write_file("j000002.tmp/0", b"")                   # a folder made as far as a slot
+    fs.write_file("j000002.tmp/0", b"")                   # older firmware's, in the root
     fs.write_file("j000002.tmp/1", b'{"j":9,"q":9,"n":0,"p":"s"}\n')
+    fs.write_file(J + "j000001/j000002.tmp/0", b"")       # the next, half made in the current
+    fs.write_file(J + "j000009.tmp/1", b'{"j":9,"q":9,"n":0,"p":"s"}\n')  # one half removed
     s = Store(fs=fs)
     settings, notice = s.load_settings()
     assert settings["ranks"] == 5 and notice is None
     assert s.open_action() == (None, "d") and s.take_notices() == []
     assert s.read_log() == ([{"ev": "draw", "n": 1}], 0)
     assert sorted(fs.flash) == sorted(set(kept) | set(segments(fs)))
+
+
+def test_an_older_firmwares_journal_folders_in_the_root_are_moved_into_the_journal_folder():
+    """Older firmware kept the journal's folders in the root; the boot moves them into
+    journal/ (a cut half way: the rest at the next boot), their entries read as before."""
+    fs = FakeFlash()
+    s = Store(fs=fs)
+    for i in range(1, SLOTS + 2):  # the first folder used up, an entry in the second
+        assert s.commit([{"ev": "draw", "n": i}], hint="d%d" % i)
+    folders = sorted(n for n in fs.listdir(J) if n.startswith("j"))
+    assert len(folders) >= 2
+    for name in folders:  # the older layout: the folders in the root, no journal/
+        fs.rename(J + name, name)
+    fs.rmdir(J)
+    s = Store(fs=fs.reboot())
+    assert s.open_action()[1] == "d%d" % (SLOTS + 1)
+    assert [n for n in s.fs.listdir("") if n.startswith("j0")] == []
+    assert sorted(n for n in s.fs.listdir(J) if n.startswith("j")) == folders
+    assert s.read_log()[0] == [{"ev": "draw", "n": i} for i in range(1, SLOTS + 2)]
+    assert chain_ok(s)
 
 
 def test_an_old_action_file_is_removed_at_boot_and_the_log_holds_the_action():
@@ -400,7 +424,7 @@ def test_open_action_gives_the_last_actions_records_from_its_start_and_the_hint(
 
 def entries_on(fs):
     """The journal's entries on flash: {slot path: text}."""
-    return {p: v for p, v in fs.flash.items() if p.startswith("j") and v}
+    return {p: v for p, v in fs.flash.items() if p.startswith(J) and v}
 
 
 DAMAGED_ENTRIES = {
@@ -429,7 +453,7 @@ def test_a_damaged_journal_entry_is_skipped_counted_and_no_record_after_it_is_re
     s = Store(fs=fs)
     for i in range(1, 4):
         assert s.commit([{"ev": "draw", "n": i}, {"ev": "accept", "n": i}], hint="d")
-    slot = "j000001/1"
+    slot = J + "j000001/1"
     assert entries_on(fs)[slot].startswith(b'{"j":2,"q":3,"n":2')
     if DAMAGED_ENTRIES[name] is None:
         fs.remove(slot)
@@ -486,7 +510,7 @@ def test_settings_changed_in_a_pass_come_from_the_journal_then_from_settings_jso
         assert s.commit([{"ev": "draw", "n": i}], dict(GOOD, ranks=7), "d")
         while s.housekeep():
             pass
-    assert "j000001/0" not in fs.flash
+    assert J + "j000001/0" not in fs.flash
     assert Store(fs=fs.reboot()).load_settings() == (dict(GOOD, ranks=7), None)
     assert s.save_settings(GOOD)  # written whole: newer than every change the journal holds
     assert Store(fs=fs.reboot()).load_settings() == (GOOD, None)
@@ -501,14 +525,14 @@ def test_settings_in_the_journal_survive_a_boot_that_reports_damage_with_no_slot
     s = Store(fs=fs)
     assert s.save_settings(GOOD)
     changed = dict(GOOD, ranks=7, lock=CODE)
-    for i in range(4):  # four passes, no idle pass between: every slot used, none made ready
+    for i in range(SLOTS):  # passes with no idle pass between: every slot used, none ready
         assert s.commit([{"ev": "draw", "n": i}], changed if i == 1 else GOOD if i == 0
                         else changed, "d")
     assert s.journal.out_of_slots()
     if damage == "a bad field":
         fs.write_file(SETTINGS, json.dumps(dict(GOOD, j=0, brightness=99)).encode())
     elif damage == "a damaged journal entry":
-        fs.write_file("j000001/0", fs.flash["j000001/0"][:20])
+        fs.write_file(J + "j000001/0", fs.flash[J + "j000001/0"][:20])
     want = dict(changed, brightness=config.defaults()["brightness"]) \
         if damage == "a bad field" else changed
     s = Store(fs=fs.reboot())
@@ -797,7 +821,7 @@ def test_random_bytes_as_a_journal_entry(raw, at):
     """An entry spoilt anywhere (random bytes, or the good entry cut or spliced with them):
     read whole or counted as damage, never raised, and the store goes on."""
     entry = ENTRY[:at] + raw if at % 2 else raw[:at] + ENTRY
-    fs = FakeFlash({"j000001/0": entry, "j000001/1": b"", "j000001/2": b"", "j000001/3": b""})
+    fs = FakeFlash({J + "j000001/%d" % i: entry if i == 0 else b"" for i in range(SLOTS)})
     s = Store(fs=fs)
     settings, notice = s.load_settings()
     records, hint = s.open_action()
@@ -833,7 +857,8 @@ def test_random_lines_in_the_log_lose_no_good_record(items):
 @given(st.binary(max_size=2000), st.binary(max_size=2000))
 def test_random_bytes_everywhere_then_the_store_still_works(a, b):
     fs = FakeFlash({SETTINGS: a, ACTION: b, LOG: a + b, LOG1: b, "j000001/0": a,
-                    "j000001/1": b, "j000002.tmp/0": a})
+                    "j000001/1": b, "j000002.tmp/0": a, J + "j000003/0": b,  # older firmware's
+                    J + "j000003/j000004.tmp/1": a, J + "j000005.tmp/0": b})  # and this one's
     s, settings, _, _, _, _ = boot(fs)
     assert valid_settings(settings)
     assert s.commit([{"ev": "ok"}], GOOD, "df")

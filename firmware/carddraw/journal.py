@@ -9,13 +9,23 @@
 # go on into the log's segments, the settings into settings.json, in idle passes later
 # (store.Store.housekeep), where an erase holds nothing up.
 #
-# The layout: folders jNNNNNN (NNNNNN increasing), each made in idle passes with SLOTS empty
-# files "0".."3" (made as jNNNNNN.tmp, renamed when whole), each slot written once. A folder's
-# metadata block then holds its making and SLOTS entries without filling up (a full block is
-# compacted: an erase), so a folder is used up after SLOTS entries and the next one is made
-# ready while the current one still has slots. A used-up folder goes once everything in it is
-# kept elsewhere and a newer entry exists (renamed .tmp first, then emptied: a folder .tmp,
-# half made or half removed, is removed at boot).
+# The layout: folders jNNNNNN (NNNNNN increasing) in the folder journal/, each with SLOTS
+# empty files "0".."2" made ready in idle passes, each slot written once. A folder's metadata
+# block then holds its slots and their entries without filling up (a full block is compacted:
+# an erase), so a folder is used up after SLOTS entries and the next one is made ready while
+# the current one still has slots. The next is made INSIDE the current one (as jNNNNNN.tmp,
+# its slots made there) and then renamed out into journal/ whole. Why: a mkdir erases the new
+# folder's block and commits to its parent, and a parent whose block is full compacts in the
+# same call, a second erase (91 ms of flash in one pass). The current folder's block never is:
+# every commit to it is one of ours, counted (with mtime, as the board has it, a slot's making
+# is 2 commits and a commit takes a 256 B page at least: 1 + 2 x 3 + 2 for the next folder's
+# making and its leaving + 3 entries of up to 2 pages is 15 of the block's 15 pages; a
+# fourth slot would leave no room for an entry over one page). journal/ itself takes only the
+# journal's renames and removals, never a mkdir, and it is always its folders' predecessor
+# in littlefs's list of folders, so a removal (rmdir commits to both) compacts one block at
+# most. A used-up folder goes once everything in it is kept elsewhere and a newer entry
+# exists (renamed .tmp first, then emptied: a folder .tmp, half made or half removed, is
+# removed at boot). An older firmware's folders, in the root, are moved into journal/ at boot.
 #
 # An entry: a header line {"j": entry number, "q": seq of its first record, "n": how many
 # records, "p": the play's hint (play.Play.hint), "s": settings changed (only if some did)},
@@ -28,8 +38,9 @@ import sys
 
 from carddraw.logline import LINE_MAX, read_line
 
-SLOTS = 4
+SLOTS = 3
 PREFIX = "j"
+DIR = "journal/"
 _SEP = (",", ":")
 # MicroPython's files take a str as it is (its bytes, no copy); CPython's binary files (the
 # tests' littlefs) want bytes. An entry is the largest allocation of a press's pass: on the
@@ -48,31 +59,43 @@ def folder_number(name):
 class Journal:
     def __init__(self, fs, root):
         self.fs = fs
-        self.root = root
+        self.top = root             # the store's folder: an older firmware's folders are there
+        self.root = root + DIR
         self.folders = []   # [folder number, slots used] oldest first; the last is current
         self.ready = None   # a folder made, all its slots free, for when the current is used
-        self.making = None  # [folder number, step] of one being made in idle passes
+        self.making = None  # [folder number, step, parent] of one made in idle passes
         self.dropping = None  # the name of a used-up folder (.tmp) being removed
         self.next = 1       # the next entry's number
         self.entries = []   # (entry number, folder number, header, records) oldest first;
                             # the records are let go (emptied) once the log holds them
 
     # -- boot: what the journal holds -------------------------------------------------------------
-    def read(self):
-        """Learn the folders and their entries (oldest first). -> lines that were damaged.
-        A folder left half made by a power cut is removed."""
+    def read(self, top):
+        """Learn the folders and their entries (oldest first), `top` being what the store's
+        folder holds (its listdir). -> lines that were damaged. A folder left half made or
+        half removed by a power cut is removed."""
+        if DIR[:-1] not in top:
+            self.fs.mkdir(self.root[:-1])
+        for name in top:  # an older firmware's folders, moved in (a cut: the rest next boot)
+            if folder_number(name) is not None:
+                self.fs.rename(self.top + name, self.root + name)
+            elif name.endswith(".tmp") and folder_number(name[:-4]) is not None:
+                self._remove_folder(self.top + name)
         bad = 0
-        names = self.fs.listdir(self.root)
         numbers = []
-        for name in names:
+        for name in self.fs.listdir(self.root):
             if name.endswith(".tmp") and folder_number(name[:-4]) is not None:
-                self._remove_folder(name)
+                self._remove_folder(self.root + name)
             else:
                 n = folder_number(name)
                 if n is not None:
                     numbers.append(n)
         numbers.sort()
         for n in numbers:
+            path = self.root + PREFIX + "%06d/" % n
+            for name in self.fs.listdir(path):  # the next folder, half made inside this one
+                if not name.isdigit():
+                    self._remove_folder(path + name)
             used = 0
             for slot in range(SLOTS):
                 entry, damaged = self._read_slot(n, slot)
@@ -154,18 +177,18 @@ class Journal:
         self.next += 1
 
     # -- idle passes: make the next folder, drop the used ones --------------------------------------
-    def prepare(self, now=False):
+    def prepare(self):
         """One step of making the next folder ready (a folder, then each slot, then the
-        rename), when the current one is half used (or now). -> True if a step was taken."""
+        rename out of the current one). -> True if a step was taken."""
         if self.ready is not None:
             return False
         if self.making is None:
-            if self.folders and self.folders[-1][1] < SLOTS // 2 and not now:
-                return False
+            # made inside the newest folder, whose block has room for its commits (above)
             newest = max([f[0] for f in self.folders] or [0])
-            self.making = [newest + 1, -1]
-        n, step = self.making
-        tmp = self.root + PREFIX + "%06d.tmp" % n
+            parent = self.root + (PREFIX + "%06d/" % newest if self.folders else "")
+            self.making = [newest + 1, -1, parent]
+        n, step, parent = self.making
+        tmp = parent + PREFIX + "%06d.tmp" % n
         if step < 0:
             self.fs.mkdir(tmp)
         elif step < SLOTS:
@@ -211,10 +234,12 @@ class Journal:
         self.dropping = PREFIX + "%06d.tmp" % n  # emptied and removed by the calls to come
         return True
 
-    def _remove_folder(self, name):
-        path = self.root + name
-        for slot in self.fs.listdir(path):
-            self.fs.remove(path + "/" + slot)
+    def _remove_folder(self, path):
+        for name in self.fs.listdir(path):
+            if name.isdigit():
+                self.fs.remove(path + "/" + name)
+            else:  # a folder half made inside it (read found none: a cut as it was removed)
+                self._remove_folder(path + "/" + name)
         self.fs.rmdir(path)
 
     def _path(self, n, slot):

@@ -184,7 +184,7 @@ class Store:
         between them) used every journal slot. Costs erases, in this pass only."""
         while self._move_records() or self._checkpoint() or self.journal.drop(self._kept):
             pass
-        while self.journal.prepare(True):
+        while self.journal.prepare():
             pass
 
     def flush(self):
@@ -304,7 +304,7 @@ class Store:
                 if name in names:  # older firmware's: the log holds the action, and a save
                     self.fs.remove(self.root + name)  # cut short left its old file whole
             bad = self.logfile.open()
-            bad += self.journal.read()
+            bad += self.journal.read(names)
         except OSError as e:
             self.flash_error(e)
             return False

@@ -101,13 +101,13 @@ export class SimDevice {
     const FS = this.mp.FS;
     const list = (dir) => FS.readdir(dir).filter((n) => n !== "." && n !== "..");
     const names = [];
-    for (const name of list(FLASH)) {
-      if (FS.isDir(FS.stat(`${FLASH}/${name}`).mode)) {
-        for (const inner of list(`${FLASH}/${name}`)) names.push(`${name}/${inner}`);
-      } else {
-        names.push(name);
+    const walk = (prefix) => {   // folders in folders: the journal's are in journal/
+      for (const name of list(`${FLASH}/${prefix}`)) {
+        if (FS.isDir(FS.stat(`${FLASH}/${prefix}${name}`).mode)) walk(`${prefix}${name}/`);
+        else names.push(prefix + name);
       }
-    }
+    };
+    walk("");
     return names;
   }
 

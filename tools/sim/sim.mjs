@@ -84,21 +84,13 @@ function parseArgs(argv) {
 }
 
 // -- the flash mirror ------------------------------------------------------------------------
-// The device's files, a folder's (the journal's) as "folder/name", one level deep.
-function loadFlash(dir) {
-  const files = {};
+// The device's files, a folder's as "folder/name" (the journal's: journal/jNNNNNN/slot).
+function loadFlash(dir, prefix = "", files = {}) {
   if (!dir || !fs.existsSync(dir)) return files;
-  for (const name of fs.readdirSync(dir)) {
-    const p = path.join(dir, name);
-    if (fs.statSync(p).isFile()) {
-      if (!name.endsWith(".mirror")) files[name] = new Uint8Array(fs.readFileSync(p));
-    } else {
-      for (const inner of fs.readdirSync(p)) {
-        if (!inner.endsWith(".mirror")) {
-          files[`${name}/${inner}`] = new Uint8Array(fs.readFileSync(path.join(p, inner)));
-        }
-      }
-    }
+  for (const name of fs.readdirSync(path.join(dir, prefix))) {
+    const p = path.join(dir, prefix, name);
+    if (!fs.statSync(p).isFile()) loadFlash(dir, `${prefix}${name}/`, files);
+    else if (!name.endsWith(".mirror")) files[prefix + name] = new Uint8Array(fs.readFileSync(p));
   }
   return files;
 }
@@ -115,9 +107,12 @@ function mirror(dev, dir) {
   }
   for (const name of removed) {
     fs.rmSync(path.join(dir, name), { force: true });
-    const folder = path.dirname(path.join(dir, name));
-    if (folder !== path.resolve(dir) && folder !== dir && fs.existsSync(folder)
-        && !fs.readdirSync(folder).length) fs.rmdirSync(folder);
+    let folder = path.dirname(path.resolve(dir, name));   // and the folders it leaves empty
+    while (folder !== path.resolve(dir) && fs.existsSync(folder)
+           && !fs.readdirSync(folder).length) {
+      fs.rmdirSync(folder);
+      folder = path.dirname(folder);
+    }
   }
 }
 
