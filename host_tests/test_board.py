@@ -68,6 +68,37 @@ def test_contrast_power_and_invert_are_decoded():
     assert r["errors"] == []
 
 
+def test_the_contrast_is_sent_only_when_it_changes_and_again_after_waking_or_a_bus_error():
+    """The app applies the settings at every change of them (each set-up press): the same
+    brightness again costs no I2C write; a new one, a wake from sleep (the module may have
+    lost power) and a write that failed are sent."""
+    r = vm("""
+        d = B.Board().display
+        def writes(f):
+            n = SIM.i2c_writes
+            try:
+                f()
+            except OSError:
+                pass
+            return SIM.i2c_writes - n
+        out = [writes(lambda: d.brightness(3)), writes(lambda: d.brightness(4)),
+               writes(lambda: d.brightness(4)), writes(lambda: d.contrast(17)),
+               writes(lambda: d.contrast(17))]
+        d.sleep(True)
+        d.sleep(False)
+        out.append(writes(lambda: d.brightness(4)))
+        SIM.i2c_fail = 1
+        out.append(writes(lambda: d.brightness(2)))   # refused on the bus
+        out.append(SIM.contrast)
+        out.append(writes(lambda: d.brightness(2)))   # so sent again
+        out.append(SIM.contrast)
+        RESULT = out + [B.CONTRAST[1]]
+    """)
+    level2 = r[10]
+    assert r[:6] == [0, 1, 0, 1, 0, 1]
+    assert r[7] != level2 and r[8] == 1 and r[9] == level2
+
+
 def test_the_visible_screen_is_upright_and_blank_when_off():
     r = vm("""
         b = B.Board()

@@ -65,12 +65,22 @@ class Display(SSD1306):
         super().__init__(i2c, config.OLED_WIDTH, config.OLED_HEIGHT, config.OLED_ADDR)
         self.asleep = False
         self.level = 0
+        self.sent = None     # the contrast the module was last sent (None: not known)
         self.brightness(config.NUMBERS["brightness"][0])
 
     def brightness(self, level):
         """Brightness step 1-5 (the "brightness" setting)."""
         self.level = max(1, min(len(CONTRAST), int(level)))
         self.contrast(CONTRAST[self.level - 1])
+
+    def contrast(self, level):
+        """The SSD1306's contrast, sent only when it is not the one the module has: the app
+        applies the settings at every change of them (each set-up press), and a command
+        write is about 1.5 ms of the chip's time. A write that fails is tried again."""
+        if level != self.sent:
+            self.sent = None
+            super().contrast(level)
+            self.sent = level
 
     def sleep(self, on):
         """Display off (True) or back on (False); waking sends the whole frame again."""
@@ -80,6 +90,7 @@ class Display(SSD1306):
         elif not on and self.asleep:
             self.poweron()
             self.force()   # in case the module lost power while off
+            self.sent = None  # ... and its contrast with it
             self.asleep = False
 
 
