@@ -816,6 +816,24 @@ ENTRY = b'{"j":1,"q":1,"n":1,"p":"d","s":{"ranks":5}}\n{"ev":"draw","n":1}\n'
 
 
 @FAST
+@given(st.text(max_size=12), st.dictionaries(st.sampled_from(["ranks", "helpers"]),
+                                             st.integers(1, 4), max_size=2))
+def test_an_entrys_header_reads_back_whatever_its_hint(hint, changed):
+    """An entry's header holds the play's hint (a few letters, but any text reads back as it
+    was: quotes, a backslash, none) and the settings the pass changed, no others."""
+    fs = FakeFlash()
+    s = Store(fs=fs)
+    assert s.save_settings(GOOD)
+    assert s.commit([{"ev": "draw", "n": 1}], dict(GOOD, **changed), hint)
+    [entry] = entries_on(fs).values()
+    head = json.loads(entry.split(b"\n")[0])
+    assert head["p"] == hint and head.get("s", {}) == {k: v for k, v in changed.items()
+                                                       if GOOD[k] != v}
+    s = Store(fs=fs.reboot())
+    assert s.load_settings()[0] == dict(GOOD, **changed) and s.open_action()[1] == hint
+
+
+@FAST
 @given(st.binary(max_size=3000), st.integers(0, len(ENTRY)))
 def test_random_bytes_as_a_journal_entry(raw, at):
     """An entry spoilt anywhere (random bytes, or the good entry cut or spliced with them):
