@@ -14,6 +14,7 @@ import pytest
 from littlefs import LittleFS, LittleFSError, UserContext
 
 from littleflash import BLOCK, CONFIG, MODES, Flash, LittleFlash, PowerCut
+from fakeflash import FakeFlash
 
 
 def put(fs, path, data, mode="wb"):
@@ -395,3 +396,22 @@ def test_rewrites_a_new_folder_takes_before_its_metadata_block_compacts(mtime, k
             break
         n += 1
     assert n == fills
+
+
+def test_a_rename_across_folders_cut_half_way_hides_a_name_until_the_first_change():
+    """What journal.Journal.settle is for: moving a folder into another is two commits (the
+    new folder's entry, then the old one's removal); cut between them, littlefs lists the
+    folder it left without the moved name AND the name after it, until its first change
+    after power-on finishes the move. Removing a name that is not there is such a change."""
+    fs = FakeFlash({"a/0": b"x", "b/0": b"y", "c": b"z"})
+    fs.mkdir("into")
+    fs = fs.reboot()
+    fs.chip.arm(2, "before")        # the first commit done, the second not
+    with pytest.raises(PowerCut):
+        fs.rename("a", "into/a")
+    fs = fs.reboot()
+    assert sorted(fs.listdir("")) == ["c", "into"]          # "b" is missing too
+    with pytest.raises(OSError):
+        fs.remove("nothing here")
+    assert sorted(fs.listdir("")) == ["b", "c", "into"] and fs.listdir("into") == ["a"]
+    assert fs.read_file("b/0") == b"y" and fs.read_file("into/a/0") == b"x"

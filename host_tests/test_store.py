@@ -375,6 +375,33 @@ def test_an_older_firmwares_journal_folders_in_the_root_are_moved_into_the_journ
     assert chain_ok(s)
 
 
+def test_a_power_cut_while_the_boot_moves_older_folders_loses_no_record():
+    """The move into journal/ is a rename a folder: a cut at any of the boot's operations
+    (each in three ways) leaves some folders in the root and some moved, and the next boot
+    moves the rest and reads every entry, the newest hint with them."""
+    fs = FakeFlash()
+    s = Store(fs=fs)
+    drawn = [{"ev": "draw", "n": i} for i in range(1, 2 * SLOTS + 2)]
+    for i, record in enumerate(drawn):
+        assert s.commit([record], hint="d%d" % i)
+    for name in sorted(n for n in fs.listdir(J) if n.startswith("j")):
+        fs.rename(J + name, name)   # the older layout
+    fs.rmdir(J)
+    fs = fs.reboot()
+    fs.chip.record()
+    s = Store(fs=fs)
+    s.load_settings()
+    s.open_action()
+    booted = 0
+    for n, mode, image in distinct(fs.chip.cuts()):
+        again = Store(fs=FakeFlash(image=image))
+        assert again.open_action()[1] == "d%d" % (len(drawn) - 1), (n, mode)
+        assert [r for r in again.read_log()[0] if r.get("ev") == "draw"] == drawn, (n, mode)
+        assert chain_ok(again) and again.fs.listdir("").count("journal") == 1
+        booted += 1
+    assert booted > 20
+
+
 def test_an_old_action_file_is_removed_at_boot_and_the_log_holds_the_action():
     # older firmware saved the action in action.json; now the log is its record
     start = {"ev": "start", "ms": 1, "skill": "scan"}

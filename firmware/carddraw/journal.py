@@ -70,6 +70,18 @@ class Journal:
                             # the records are let go (emptied) once the log holds them
 
     # -- boot: what the journal holds -------------------------------------------------------------
+    def settle(self):
+        """Before the boot lists any folder: littlefs finishes a rename that a power cut left
+        half done (moving a folder into another is two commits, the folders' making and the
+        boot's move of an older firmware's) at its first change after power-on, and until
+        then a listing of the folder it left misses the name after the moved one as well
+        (littlefs 2.11; a boot would take a folder of entries for gone). Removing a name that
+        is not there is such a change, and writes nothing when nothing was left half done."""
+        try:
+            self.fs.remove(self.root + ".settle")
+        except OSError:
+            pass
+
     def read(self, top):
         """Learn the folders and their entries (oldest first), `top` being what the store's
         folder holds (its listdir). -> lines that were damaged. A folder left half made or

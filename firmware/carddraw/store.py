@@ -297,6 +297,7 @@ class Store:
         -> False on a flash error (tried again at the next call)."""
         if self._opened:
             return True
+        self.journal.settle()
         try:
             names = self.fs.listdir(self.root)
             for name in (config.ACTION_FILE, config.ACTION_FILE + ".tmp",
