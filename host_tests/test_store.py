@@ -375,6 +375,38 @@ def test_an_older_firmwares_journal_folders_in_the_root_are_moved_into_the_journ
     assert chain_ok(s)
 
 
+def test_an_older_firmwares_four_slot_folders_are_read_whole_and_used_on():
+    """Older firmware made folders of 4 slots in the root: every slot is read (the fourth
+    too), the current folder's free slots are used, and a stray file or a half-made folder
+    inside a folder (not ours) is removed, not taken for damage."""
+    def entry(j, q):
+        return b'{"j":%d,"q":%d,"n":1,"p":"d%d"}\n{"ev":"draw","n":%d}\n' % (j, q, j, q)
+    files = {"j000001/%d" % i: entry(i + 1, i + 1) for i in range(4)}
+    files.update({"j000002/0": entry(5, 5), "j000002/1": b"", "j000002/2": b"",
+                  "j000002/3": b"", "j000002/x": b"stray", "j000002/j000003.tmp/0": b""})
+    fs = FakeFlash(files)
+    s = Store(fs=fs)
+    assert s.open_action()[1] == "d5" and s.take_notices() == []
+    for q in (6, 7, 8):
+        assert s.commit([{"ev": "draw", "n": q}], hint="e%d" % q)
+    while s.housekeep():
+        pass
+    s = Store(fs=fs.reboot())
+    assert s.read_log() == ([{"ev": "draw", "n": q} for q in range(1, 9)], 0)
+    assert s.open_action()[1] == "e8" and chain_ok(s)
+    assert not [p for p in s.fs.flash if p.startswith("j0") or p.endswith(("/x", ".tmp/0"))]
+
+
+def test_a_file_where_the_journal_folder_goes_is_replaced_by_the_folder():
+    fs = FakeFlash({"journal": b"not ours", SETTINGS: json.dumps(GOOD).encode()})
+    s = Store(fs=fs)
+    assert s.load_settings() == (GOOD, None)
+    assert s.commit([{"ev": "draw", "n": 1}], hint="d")
+    s = Store(fs=fs.reboot())
+    assert s.open_action()[1] == "d" and s.read_log() == ([{"ev": "draw", "n": 1}], 0)
+    assert s.fs.stat("journal")[0] == 0x4000
+
+
 def test_a_power_cut_while_the_boot_moves_older_folders_loses_no_record():
     """The move into journal/ is a rename a folder: a cut at any of the boot's operations
     (each in three ways) leaves some folders in the root and some moved, and the next boot

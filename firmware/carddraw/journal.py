@@ -86,18 +86,21 @@ class Journal:
         """Learn the folders and their entries (oldest first), `top` being what the store's
         folder holds (its listdir). -> lines that were damaged. A folder left half made or
         half removed by a power cut is removed."""
+        if DIR[:-1] in top and not self.fs.stat(self.root[:-1])[0] & 0x4000:
+            self.fs.remove(self.root[:-1])  # a file in its place, not ours
+            top = ()
         if DIR[:-1] not in top:
             self.fs.mkdir(self.root[:-1])
         for name in top:  # an older firmware's folders, moved in (a cut: the rest next boot)
             if folder_number(name) is not None:
                 self.fs.rename(self.top + name, self.root + name)
             elif name.endswith(".tmp") and folder_number(name[:-4]) is not None:
-                self._remove_folder(self.top + name)
+                self._remove(self.top + name)
         bad = 0
         numbers = []
         for name in self.fs.listdir(self.root):
             if name.endswith(".tmp") and folder_number(name[:-4]) is not None:
-                self._remove_folder(self.root + name)
+                self._remove(self.root + name)
             else:
                 n = folder_number(name)
                 if n is not None:
@@ -105,11 +108,14 @@ class Journal:
         numbers.sort()
         for n in numbers:
             path = self.root + PREFIX + "%06d/" % n
-            for name in self.fs.listdir(path):  # the next folder, half made inside this one
-                if not name.isdigit():
-                    self._remove_folder(path + name)
+            slots = 0
+            for name in self.fs.listdir(path):
+                if name.isdigit():
+                    slots += 1
+                else:  # the next folder, half made inside this one (or a stray file)
+                    self._remove(path + name)
             used = 0
-            for slot in range(SLOTS):
+            for slot in range(max(SLOTS, slots)):  # an older firmware's folders have 4
                 entry, damaged = self._read_slot(n, slot)
                 bad += damaged
                 if entry is None and not damaged:
@@ -246,12 +252,15 @@ class Journal:
         self.dropping = PREFIX + "%06d.tmp" % n  # emptied and removed by the calls to come
         return True
 
-    def _remove_folder(self, path):
+    def _remove(self, path):
+        """A file, or a folder and what it holds (a folder half made inside it, at most)."""
+        try:
+            self.fs.remove(path)
+            return
+        except OSError:  # a folder (littlefs removes only an empty one; os never does)
+            pass
         for name in self.fs.listdir(path):
-            if name.isdigit():
-                self.fs.remove(path + "/" + name)
-            else:  # a folder half made inside it (read found none: a cut as it was removed)
-                self._remove_folder(path + "/" + name)
+            self._remove(path + "/" + name)
         self.fs.rmdir(path)
 
     def _path(self, n, slot):
