@@ -1190,6 +1190,41 @@ def test_no_idle_pass_erases_twice_and_no_pass_with_a_slot_erases_at_all():
     assert [r["n"] for r in records if r.get("ev") == "draw"] == list(range(240)) and not damaged
 
 
+def test_an_exported_segment_goes_in_an_idle_step_of_its_own():
+    """A full log whose records were exported: the oldest segment goes to make room, in a
+    housekeeping step of its own, and the records move on in the steps after (its removal
+    and the new segment's making in one pass could each compact the root)."""
+    fs = Changes(FakeFlash())
+    s = Store(fs=fs, log_limit=LIMIT, segment=LIMIT // 4)
+    s.load_settings()
+    i = 0
+    while not s.logfile.full:   # play fills the log
+        assert s.commit([{"ev": "draw", "n": i, "pad": "p" * 60}], None, "d")
+        while s.housekeep():
+            pass
+        i += 1
+    assert s.ack(s.logfile.seq, s.logfile.hash_of(s.logfile.seq)) is None
+    first = s.logfile.segs[0]
+    opened = []     # files opened to be written, by the step now
+    real_open = fs.fs.open
+    fs.fs.open = lambda path, mode="r": (opened.append(path) if "r" not in mode else None,
+                                         real_open(path, mode))[1]
+    removals = []   # (changes, files opened for writing) of each step that removed a segment
+    for j in range(i, i + 40):
+        assert s.commit([{"ev": "draw", "n": j, "pad": "p" * 60}], None, "d")
+        while True:
+            before, segs = fs.n, list(s.logfile.segs)
+            del opened[:]
+            if not s.housekeep():
+                break
+            if set(segs) - set(s.logfile.segs):
+                removals.append((fs.n - before, len(opened)))
+    assert first not in s.logfile.segs and len(removals) >= 2 and set(removals) == {(1, 0)}
+    records = [r["n"] for r in Store(fs=fs.fs.reboot(), log_limit=LIMIT,
+                                     segment=LIMIT // 4).read_log()[0] if r.get("ev") == "draw"]
+    assert records[-40:] == list(range(i, i + 40))
+
+
 def test_records_reach_the_log_when_their_segment_closes_and_a_cut_before_loses_none():
     """A record moves into the log over two idle passes: its segment written, then closed.
     Until the close, the log (on flash and in RAM) is as before and the journal holds the

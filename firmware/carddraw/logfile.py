@@ -143,7 +143,7 @@ class LogFile:
                 if done + len(lines) >= len(records) or len(lines) >= most:
                     break
                 line, h = seal(seq + 1, prev, records[done + len(lines)])
-            if not self.room(size, new):
+            if not self.room(size, new, hold):
                 return done
             if new:
                 self.segs.append(seq - len(lines) + 1)  # named by its first record's seq
@@ -215,8 +215,10 @@ class LogFile:
             except OSError:
                 pass
 
-    def room(self, size, new=False):
-        """Make room for `size` bytes, dropping only segments already exported."""
+    def room(self, size, new=False, one=False):
+        """Make room for `size` bytes, dropping only segments already exported. one (an idle
+        pass's append): after a segment went, False, and the append goes on at the next call
+        (an idle pass makes one change to the filesystem: two could each compact the root)."""
         while self.total + size > self.limit:
             segs = self.segs
             if not segs or len(segs) == 1 and not new:
@@ -226,6 +228,8 @@ class LogFile:
                 return self._full()
             self.store.fs.remove(self.store.root + SEGMENT % segs[0])
             self.total -= self.sizes.pop(segs.pop(0))
+            if one:
+                return False
         self.full = False
         return True
 
