@@ -355,6 +355,16 @@ def test_leftover_tmp_files_and_a_half_made_journal_folder_are_removed():
     assert sorted(fs.flash) == sorted(set(kept) | set(segments(fs)))
 
 
+def as_older_firmware(fs):
+    """The journal's folders moved into the root, no journal/: the older layout. -> their
+    names."""
+    folders = sorted(n for n in fs.listdir(J) if n.startswith("j"))
+    for name in folders:
+        fs.rename(J + name, name)
+    fs.rmdir(J)
+    return folders
+
+
 def test_an_older_firmwares_journal_folders_in_the_root_are_moved_into_the_journal_folder():
     """Older firmware kept the journal's folders in the root; the boot moves them into
     journal/ (a cut half way: the rest at the next boot), their entries read as before."""
@@ -362,11 +372,8 @@ def test_an_older_firmwares_journal_folders_in_the_root_are_moved_into_the_journ
     s = Store(fs=fs)
     for i in range(1, SLOTS + 2):  # the first folder used up, an entry in the second
         assert s.commit([{"ev": "draw", "n": i}], hint="d%d" % i)
-    folders = sorted(n for n in fs.listdir(J) if n.startswith("j"))
+    folders = as_older_firmware(fs)
     assert len(folders) >= 2
-    for name in folders:  # the older layout: the folders in the root, no journal/
-        fs.rename(J + name, name)
-    fs.rmdir(J)
     s = Store(fs=fs.reboot())
     assert s.open_action()[1] == "d%d" % (SLOTS + 1)
     assert [n for n in s.fs.listdir("") if n.startswith("j0")] == []
@@ -416,9 +423,7 @@ def test_a_power_cut_while_the_boot_moves_older_folders_loses_no_record():
     drawn = [{"ev": "draw", "n": i} for i in range(1, 2 * SLOTS + 2)]
     for i, record in enumerate(drawn):
         assert s.commit([record], hint="d%d" % i)
-    for name in sorted(n for n in fs.listdir(J) if n.startswith("j")):
-        fs.rename(J + name, name)   # the older layout
-    fs.rmdir(J)
+    as_older_firmware(fs)
     fs = fs.reboot()
     fs.chip.record()
     s = Store(fs=fs)

@@ -59,7 +59,6 @@ def folder_number(name):
 class Journal:
     def __init__(self, fs, root):
         self.fs = fs
-        self.top = root             # the store's folder: an older firmware's folders are there
         self.root = root + DIR
         self.folders = []   # [folder number, slots used] oldest first; the last is current
         self.ready = None   # a folder made, all its slots free, for when the current is used
@@ -86,6 +85,7 @@ class Journal:
         """Learn the folders and their entries (oldest first), `top` being what the store's
         folder holds (its listdir). -> lines that were damaged. A folder left half made or
         half removed by a power cut is removed."""
+        store = self.root[:-len(DIR)]  # the store's folder: an older firmware's are there
         if DIR[:-1] in top and not self.fs.stat(self.root[:-1])[0] & 0x4000:
             self.fs.remove(self.root[:-1])  # a file in its place, not ours
             top = ()
@@ -93,9 +93,9 @@ class Journal:
             self.fs.mkdir(self.root[:-1])
         for name in top:  # an older firmware's folders, moved in (a cut: the rest next boot)
             if folder_number(name) is not None:
-                self.fs.rename(self.top + name, self.root + name)
+                self.fs.rename(store + name, self.root + name)
             elif name.endswith(".tmp") and folder_number(name[:-4]) is not None:
-                self._remove(self.top + name)
+                self._remove(store + name)
         bad = 0
         numbers = []
         for name in self.fs.listdir(self.root):
