@@ -8,8 +8,15 @@
   machine now (calibrate(): the fastest of several runs, the larger of the two ratios), and
   is the factor that takes this machine's time to the chip's: x150 where fib(20) takes 1.6 ms.
   The emulator charged nothing for code reads from flash (XIP), so the chip is slower still:
-  every CPU figure here is a lower bound. The store's file calls run on the host's filesystem
-  (tmpfs) in that time and are scaled with it: littlefs's own CPU work on the chip.
+  every CPU figure here is a lower bound for the firmware's Python. The store's file calls run
+  in that time on littlefs as the board has it (MicroPython's own VfsLfs2, the same C code,
+  on an image file of the board's 352 blocks, mounted with the rp2 port's parameters; the
+  image's reads and writes are left out, as the board's flash is C and its programs and
+  erases are counted apart) and are scaled with it. That charges littlefs's C at bytecode's
+  slowdown, which likely overstates it (C is not interpreted; the rp2 port imported this
+  firmware in 371 ms where this model says about 1,000, an import being mostly C); a host
+  filesystem in its place (tmpfs, as the bench had it before) took a fifth of littlefs's
+  time for a journal slot's open, write and close, and understated it.
 - Flash (W25Q16JV): a page program (256 B) typically 0.4 ms, at most 3 ms; a 4 KB sector erase
   typically 45 ms, at most 400 ms (datasheet). The counts come from littlefs-python with the
   board's geometry; reads are memory-mapped (XIP) and charged nothing. Programming or erasing

@@ -5,10 +5,12 @@ played twice with the same passes:
   the tests' stand-in board (host_tests/vmlib/hardening_board.py): the programs, pages and
   erases of each pass, before its LED, before its frame is sent, and in all;
 - under native MicroPython on the deployed .mpy files (tools/native/runner.py) with the real
-  Board, its ssd1306 driver and the board's `machine` (tools/benchmarks/bare): the time of each
-  pass to the same marks, and the bytes the driver sends over I2C (counting them takes Python
-  time the board's C machine.I2C does not spend: the clock leaves it out; the bus's own time
-  is the I2C figure). Played RUNS times, each in a fresh process, which allocates alike and
+  Board, its ssd1306 driver and the board's `machine` (tools/benchmarks/bare), its files on
+  MicroPython's VfsLfs2 over an image of the board's flash (HARNESS's Flash): the time of each
+  pass to the same marks, and the bytes the driver sends over I2C (counting them, and reading
+  and writing the image, take Python time the board's C machine.I2C and rp2.Flash do not
+  spend: the clock leaves it out; the bus's own time is the I2C figure, the flash's its
+  counts). Played RUNS times, each in a fresh process, which allocates alike and
   so collects garbage in the same passes: a pass's time is the fastest of its runs, since
   this machine's other work only ever adds time.
 The two must agree pass for pass (kind and screen after each), else nothing is added up.
@@ -39,6 +41,7 @@ REPS = 5      # each calibration's runs of the two workloads (model.py)
 RECORD = "<BBIIIIII"   # kind, screen, us to the LED, to show(), to show() returned, to the end,
 NONE = 0xFFFFFFFF      # I2C clocks, pixel bytes (NONE: the pass did not reach that mark)
 TIMEOUT = 120
+BLOCKS = 352          # the rp2 port's filesystem: 352 blocks of 4 KB (TOOLCHAIN.md)
 
 # -- CPython: the flash's counts ------------------------------------------------------------------
 COUNTED = ("progs", "pages", "erases", "reads", "read_bytes")
@@ -118,6 +121,56 @@ def clock():   # the pass's clock: time.ticks_us less the time counting I2C byte
 machine.I2C.sink = i2c
 NONE = %(none)d
 
+import vfs
+SECTOR = 4096
+ERASED = b"\\xff" * 256   # an erase written a page at a time: 4 KB would take the firmware's heap
+
+# The board's rp2.Flash on an image file: littlefs (MicroPython's own VfsLfs2, the C code the
+# board runs) calls it as it calls the board's. The board's is C (a read is a copy from the
+# memory-mapped flash; a program or an erase is the flash's time, counted apart), so the time
+# spent in here is left out of the pass, as the I2C stand-in's is.
+class Flash:
+
+    def __init__(self, path):
+        self.f = open(path, "r+b")
+
+    def readblocks(self, block, buf, offset=0):
+        t = ticks()
+        self.f.seek(block * SECTOR + offset)
+        self.f.readinto(buf)
+        spent[0] += diff(ticks(), t)
+
+    def writeblocks(self, block, buf, offset=0):
+        t = ticks()
+        self.f.seek(block * SECTOR + offset)
+        self.f.write(buf)
+        spent[0] += diff(ticks(), t)
+
+    def ioctl(self, op, arg):
+        t = ticks()
+        got = 0
+        if op == 4:
+            got = BLOCKS
+        elif op == 5:
+            got = SECTOR
+        elif op == 6:
+            self.f.seek(arg * SECTOR)
+            for _ in range(SECTOR // 256):
+                self.f.write(ERASED)
+        elif op == 3:
+            self.f.flush()
+        spent[0] += diff(ticks(), t)
+        return got
+
+def mount(fresh):   # the image at FLASH mounted as the rp2 port mounts its own (a fresh one
+                    # made as the port makes it), the current folder
+    bdev = Flash(FLASH)
+    if fresh:
+        vfs.VfsLfs2.mkfs(bdev, readsize=32, progsize=256, lookahead=32)
+    vfs.mount(vfs.VfsLfs2(bdev, readsize=32, progsize=256, lookahead=32, mtime=True), "/flash")
+    os.chdir("/flash")
+    return bdev
+
 def sink(kind, screen, start, led, s0, s1, end):
     struct.pack_into(%(fmt)r, rec, 0, kind, screen,
                      NONE if led is None else diff(led, start),
@@ -139,8 +192,7 @@ def boot(t0):
 
 SESSION = """
 speed = calibrate(REPS)
-os.mkdir(FLASH)
-os.chdir(FLASH)
+bdev = mount(True)
 from carddraw.store import Store
 import bench_session
 Store().save_settings(bench_session.settings())
@@ -148,15 +200,17 @@ gc.collect()
 s = boot(clock())
 s.play()
 out.close()
+vfs.umount("/flash")
 after = calibrate(REPS)
 RESULT = [s.passes, min(speed[0], after[0]), min(speed[1], after[1])]
 """
 
 BOOT = """
-os.chdir(FLASH)
+bdev = mount(FRESH)
 t0 = clock()    # power-on: nothing of the firmware imported yet
 s = boot(t0)
 out.close()
+vfs.umount("/flash")
 RESULT = s.passes
 """
 
@@ -164,6 +218,17 @@ RESULT = s.passes
 def _records(path):
     with open(path, "rb") as f:
         return list(struct.iter_unpack(RECORD, f.read()))
+
+
+def _erased(path):
+    """A flash image of the board's filesystem size, every byte erased (0xFF) -> path."""
+    with open(path, "wb") as f:
+        f.write(b"\xff" * (BLOCKS * 4096))
+    return path
+
+
+def _given(flash, records):
+    return "FLASH = %r\nRECORDS = %r\nBLOCKS = %d\n" % (flash, records, BLOCKS)
 
 
 class NativeSessions:
@@ -184,24 +249,23 @@ class NativeSessions:
             self.boot_fresh = []
             self.boot_used = []
             for n in range(runs):
-                flash = os.path.join(tmp, "flash%d" % n)
+                flash = _erased(os.path.join(tmp, "flash%d" % n))
                 recs = os.path.join(tmp, "session%d.bin" % n)
-                got = runner.run("FLASH = %r\nRECORDS = %r\nREPS = %d\n" % (flash, recs, REPS)
-                                 + HARNESS + SESSION, path, timeout=TIMEOUT)
+                got = runner.run(_given(flash, recs) + "REPS = %d\n" % REPS + HARNESS + SESSION,
+                                 path, timeout=TIMEOUT)
                 self.factors.append(model.slowdown(got[1], got[2]))
                 self.runs.append(_records(recs))
             used = os.path.join(tmp, "flash0")   # the session's flash: a device in use
             booted = os.path.join(tmp, "boot")
             for n in range(runs):
                 for copy_of, into in ((None, self.boot_fresh), (used, self.boot_used)):
-                    shutil.rmtree(booted, True)
                     if copy_of:   # a copy: a boot writes to the flash it boots on
-                        shutil.copytree(copy_of, booted)
+                        shutil.copyfile(copy_of, booted)
                     else:
-                        os.mkdir(booted)
+                        _erased(booted)
                     recs = os.path.join(tmp, "boot.bin")
-                    runner.run("FLASH = %r\nRECORDS = %r\n" % (booted, recs) + HARNESS + BOOT,
-                               path, timeout=TIMEOUT)
+                    runner.run(_given(booted, recs) + "FRESH = %r\n" % (copy_of is None)
+                               + HARNESS + BOOT, path, timeout=TIMEOUT)
                     into.append(_records(recs)[0])
         finally:
             shutil.rmtree(tmp, True)
