@@ -8,10 +8,13 @@ chip in RAM) with a test's conveniences, and one thing littlefs cannot show by i
   too): PowerCut (a BaseException, so no `except Exception` in the code under test swallows it)
   from then on; reboot() is a new FakeFlash on what the chip holds, nothing armed.
 - failing=True: every open for writing, rename, remove, mkdir and rmdir raises OSError(EIO),
-  reads still work: a chip that refuses writes, which littlefs itself cannot play (it marks
+  and so do a write and a close of a file opened for writing before (the close commits none
+  of what was written: the file stays as it was opened, empty for "w"); reads still work: a chip that refuses writes, which littlefs itself cannot play (it marks
   a block that fails a program as bad and writes elsewhere).
 """
 import errno
+
+from littlefs import lfs
 
 from littleflash import LittleFlash, PowerCut  # noqa: F401 -- tests import PowerCut here
 
@@ -65,9 +68,12 @@ class FakeFlash(LittleFlash):
             raise OSError(errno.EIO, "flash refuses writes", path)
 
     def open(self, path, mode="r"):
+        f = None
         if mode.strip("bt") != "r":
             self._refuse(path)
-        return super().open(path, mode)
+            f = super().open(path, mode)
+            _refusing(self, f, path)
+        return f or super().open(path, mode)
 
     def rename(self, a, b):
         self._refuse(a)
@@ -84,3 +90,23 @@ class FakeFlash(LittleFlash):
     def rmdir(self, path):
         self._refuse(path)
         super().rmdir(path)
+
+
+def _refusing(fs, f, path):
+    """A file open for writing on fs, made to refuse while fs.failing: its write writes
+    nothing, its close lets it go with nothing of what was written (a failed commit)."""
+    write, close = f.write, f.close
+    size = fs._call(lfs.file_size, fs._fs, f._fh)  # as opened: 0 for "w", the old size for "a"
+
+    def refusing_write(data):
+        fs._refuse(path)
+        return write(data)
+
+    def refusing_close():
+        if fs.failing and not f.closed:
+            fs._call(lfs.file_truncate, fs._fs, f._fh, size)
+            close()
+        fs._refuse(path)
+        close()
+
+    f.write, f.close = refusing_write, refusing_close

@@ -111,6 +111,20 @@ def test_fake_flash_can_refuse_writes_and_still_read():
     assert fs.reboot().flash == {"a": b"new"}
 
 
+def test_fake_flash_refuses_the_writes_of_files_opened_before_it_failed():
+    fs = FakeFlash({"a": b"old", "b": b""})
+    log, slot = fs.open("a", "ab"), fs.open("b", "wb")
+    log.write(b" and more")
+    fs.failing = True
+    for f in (log, slot):
+        for step in (lambda: f.write(b"x"), f.close):
+            with pytest.raises(OSError) as e:
+                step()
+            assert e.value.errno == 5
+    fs.failing = False
+    assert fs.reboot().flash == {"a": b"old", "b": b""}  # none of it committed
+
+
 # -- power cuts ------------------------------------------------------------------------------
 LIMIT = 6000  # the day below fills two segments of 1,500 bytes and starts a third
 CODE = "4$" + "0123" * 4 + "$" + "ab" * 32  # a referee code as settings keep it
