@@ -1211,6 +1211,47 @@ def test_no_idle_pass_erases_twice_and_no_pass_with_a_slot_erases_at_all():
     assert [r["n"] for r in records if r.get("ev") == "draw"] == list(range(240)) and not damaged
 
 
+class Opens:
+    """The store's filesystem, its opens for writing listed (path, mode)."""
+
+    def __init__(self, fs):
+        self.fs = fs
+        self.opened = []
+
+    def __getattr__(self, name):
+        return getattr(self.fs, name)
+
+    def open(self, path, mode="r"):
+        if mode.strip("bt") != "r":
+            self.opened.append(path)
+        return self.fs.open(path, mode)
+
+
+def test_the_idle_pass_opens_the_next_slot_and_the_press_only_writes_it():
+    """Opening a slot makes littlefs read and check every folder on its path (about 6-9 ms
+    of the chip's estimate): the first idle step after an entry opens the next slot, writing
+    nothing, so that the next press's commit writes and closes it, one page; with no idle
+    pass between (presses in a row, or the folder used up and none ready) it opens its own."""
+    fs = Opens(FakeFlash())
+    s = Store(fs=fs)
+    s.load_settings()
+    assert s.commit([{"ev": "start"}], None, "a")    # the first after boot: opens its slot
+    for i in range(3 * SLOTS):
+        with fs.chip.counting() as c:
+            assert s.housekeep()                      # the first step: the next slot opened
+        assert (c.progs, c.erases) == (0, 0) and s.journal.opened is not None
+        while s.housekeep():                          # the rest of the idle work
+            pass
+        fs.opened.clear()
+        assert s.commit([{"ev": "draw", "n": i}], None, "d")
+        assert fs.opened == [] and s.journal.opened is None, i
+    assert s.commit([{"ev": "draw", "n": "a"}], None, "d")   # no idle pass between: it opens
+    assert fs.opened and fs.opened[-1].startswith(J)
+    records, damaged = Store(fs=fs.reboot()).read_log()
+    assert [r.get("n") for r in records if r["ev"] == "draw"] == list(range(3 * SLOTS)) + ["a"]
+    assert not damaged
+
+
 def test_an_exported_segment_goes_in_an_idle_step_of_its_own():
     """A full log whose records were exported: the oldest segment goes to make room, in a
     housekeeping step of its own, and the records move on in the steps after (its removal

@@ -159,14 +159,14 @@ class Store:
         return self.commit([record])
 
     def housekeep(self):
-        """One step of the idle passes' work, an erase at most: the journal's records into
-        the log's segments, its settings into settings.json, the next journal folder made
-        ready, a used one dropped. -> True if there was work."""
+        """One step of the idle passes' work, an erase at most: the next journal slot opened,
+        the journal's records into the log's segments, its settings into settings.json, the
+        next journal folder made ready, a used one dropped. -> True if there was work."""
         if self._tidy or not self._open():
             return False
         try:
-            work = (self._move_records(True) or self._checkpoint() or self.journal.prepare()
-                    or self.journal.drop(self._kept))
+            work = (self.journal.open_next() or self._move_records(True) or self._checkpoint()
+                    or self.journal.prepare() or self.journal.drop(self._kept))
         except OSError as e:
             self.flash_error(e)
             return False
