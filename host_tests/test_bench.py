@@ -17,6 +17,7 @@ import textwrap
 import pytest
 
 from conftest import ROOT, run_in_vm
+from carddraw import config
 from carddraw.store import Store
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -167,7 +168,7 @@ def test_logs_are_saved_as_jsonl_and_csv_matching_the_devices_log(tmp_path):
     assert done.stdout.startswith("12 log records from device %s saved to:" % device)
     assert "verified: 12 records, seq 1 to 12" in done.stdout
     assert "acknowledged: the device may drop records up to 12" in done.stdout
-    with open(os.path.join(flash, "log.exported")) as f:
+    with open(os.path.join(flash, config.LOG_EXPORTED_FILE)) as f:
         assert f.read() == "12"
     with open(os.path.join(out, files[0]), newline="") as f:
         rows = list(csv.DictReader(f))

@@ -150,7 +150,7 @@ LINES = ["seed 5", "test draws 3", "test led red", "test display", "test button 
          "test end", "log", "show", "lock", "maint", "wait 100", "unlock SSSS",
          "log ack 1 " + FLAG, "test led " + FLAG, "seed " + FLAG, "press " + FLAG,
          "unlock " + FLAG, "maint " + FLAG, "test draws " + FLAG, FLAG, "long STOP"]
-KNOWN = ("settings.json", "action.json", "log.exported")
+KNOWN = (config.SETTINGS_FILE, config.LOG_EXPORTED_FILE)
 
 
 def test_a_random_walk_without_the_code_never_writes_the_flag_or_resets():

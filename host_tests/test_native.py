@@ -90,7 +90,7 @@ gc.collect()
 RESULT = {"start": START, "boot": s.boot, "now": gc.mem_free(), "failed": s.failed,
           "on": SIM.oled_on, "lit": sum(bin(b).count("1") for b in SIM.screen()),
           "i2c_errors": len(SIM.i2c_errors), "screen": s.c.screen, "ranks": s.c.settings["ranks"],
-          "led": list(SIM.led_rgb()), "files": sorted(__import__("os").listdir())}
+          "led": list(SIM.led_rgb()), "files": sorted(__import__("os").listdir("state"))}
 """
 
 

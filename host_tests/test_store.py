@@ -370,13 +370,59 @@ def test_leftover_tmp_files_and_a_half_made_journal_folder_are_removed():
 
 
 def as_older_firmware(fs):
-    """The journal's folders moved into the root, no journal/: the older layout. -> their
-    names."""
+    """The journal's folders and the state folder's files moved into the root, no journal/
+    or state/: the older layout. -> the folders' names."""
     folders = sorted(n for n in fs.listdir(J) if n.startswith("j"))
     for name in folders:
         fs.rename(J + name, name)
     fs.rmdir(J)
+    for name in fs.listdir(config.STATE_DIR):
+        fs.rename(config.STATE_DIR + name, name)
+    fs.rmdir(config.STATE_DIR)
     return folders
+
+
+def test_a_power_cut_while_the_boot_moves_an_older_firmwares_settings_loses_none_of_them():
+    """Older firmware kept settings.json and log.exported in the root; the boot moves each
+    into state/ by a rename. A cut at any of that boot's operations (three ways): the next
+    boot has the same settings and export mark, each file in state/ and none in the root."""
+    fs = FakeFlash()
+    s = Store(fs=fs)
+    s.load_settings()
+    mine = dict(config.defaults(), ranks=4, helpers=2)
+    assert s.save_settings(mine)
+    for i in range(5):
+        assert s.commit([{"ev": "draw", "n": i}], hint="d")
+    assert s.flush() and s.ack(*s.last()) is None
+    exported = s.logfile.exported
+    as_older_firmware(fs)
+    assert {"settings.json", "log.exported"} <= set(fs.listdir(""))
+    fs = fs.reboot()
+    fs.chip.record()
+    s = Store(fs=fs)
+    assert s.load_settings() == (mine, None)
+    booted = 0
+    for n, mode, image in distinct(fs.chip.cuts()):
+        again = Store(fs=FakeFlash(image=image))
+        assert again.load_settings() == (mine, None), (n, mode)
+        assert again.logfile.exported == exported > 0, (n, mode)
+        assert sorted(again.fs.listdir(config.STATE_DIR)) == ["log.exported", "settings.json"]
+        assert not {"settings.json", "log.exported"} & set(again.fs.listdir(""))
+        booted += 1
+    assert booted > 5
+
+
+def test_an_older_firmwares_settings_in_the_root_replace_the_state_folders():
+    """Settings in the root were written by an older firmware run after this one (flashed
+    back, then forward again): they are the newer, and replace state/'s at boot. A file
+    named as the state folder is not ours: removed, the folder made."""
+    fs = FakeFlash({config.SETTINGS_FILE: json.dumps(dict(config.defaults(), ranks=2)).encode(),
+                    "settings.json": json.dumps(dict(config.defaults(), ranks=5)).encode()})
+    assert Store(fs=fs).load_settings() == (dict(config.defaults(), ranks=5), None)
+    assert "settings.json" not in fs.listdir("")
+    fs = FakeFlash({"state": b"not a folder"})
+    assert Store(fs=fs).load_settings() == (config.defaults(), None)
+    assert fs.stat("state")[0] & 0x4000 and fs.listdir("").count("state") == 1
 
 
 def test_an_older_firmwares_journal_folders_in_the_root_are_moved_into_the_journal_folder():
@@ -985,7 +1031,8 @@ def test_real_os_round_trip(tmp_path):
     files = sorted(os.listdir(root))
     segs = [f for f in files if f.startswith("log.0")]
     folders = [f for f in files if f.startswith("j")]
-    assert files == folders + segs + [config.LOG_EXPORTED_FILE, SETTINGS] and len(segs) >= 3
+    assert files == folders + segs + [config.STATE_DIR[:-1]] and len(segs) >= 3
+    assert sorted(os.listdir(root + config.STATE_DIR)) == ["log.exported", "settings.json"]
     assert 1 <= len(folders) <= 3 and chain_ok(s2)
     # damage on a real disk: a torn log tail, leftovers, invalid UTF-8 settings
     with open(root + segs[-1], "ab") as f:
@@ -1044,6 +1091,7 @@ Store(root="/st/", log_limit=6000).read_log(R["lines"].append, True)
 R["hash_ok"] = s.last()[1] == R["lines"][-1][-14:-2]
 R["open"] = Store(root="/st/").open_action()
 R["files"] = sorted(os.listdir("/st"))
+R["state"] = sorted(os.listdir("/st/state"))
 # damage in the VM: invalid UTF-8 settings, a 1 MB action file from older firmware, a torn
 # log line, a leftover .tmp, a damaged journal entry, a half-made journal folder
 f = open("/st/settings.json", "wb"); f.write(b"\xff\xfe{"); f.close()
@@ -1082,7 +1130,8 @@ def test_store_in_the_micropython_vm(vm):
                          [{"ev": "draw", "n": i, "card": "green"} for i in range(56, 60)], ""]
     segs = [f for f in r["files"] if f.startswith("log.0")]
     folders = [f for f in r["files"] if f.startswith("j")]
-    assert r["files"] == folders + segs + [config.LOG_EXPORTED_FILE, SETTINGS] and folders
+    assert r["files"] == folders + segs + ["state"] and folders
+    assert r["state"] == ["log.exported", "settings.json"]
     settings, hint, logged, bad, notices = r["damaged"]
     assert settings == [config.defaults(), "settings reset"]
     assert hint == "" and logged is True and bad == 1

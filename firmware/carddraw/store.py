@@ -20,6 +20,8 @@ from carddraw.logfile import LogFile
 
 NOTICES_MAX = 8      # notices waiting for the screen
 SETTINGS_MAX = 4096  # bytes read at most from the settings file
+OLDER = (config.ACTION_FILE, "settings.json", "log.exported")  # an older firmware's, in the
+# store's folder (the action: the log holds it now)
 KEPT = ("start", "draw", "redraw", "accept", "referee", "stop", "end", "helper_leaves",
         "adjust", "undo", "chain", "lock", "bench", "seed", "damage")  # logged even over the
 # soft limit: play, the referee's and the bench's powers, and what was found damaged at boot
@@ -300,10 +302,7 @@ class Store:
         self.journal.settle()
         try:
             names = self.fs.listdir(self.root)
-            for name in (config.ACTION_FILE, config.ACTION_FILE + ".tmp",
-                         config.SETTINGS_FILE + ".tmp", config.LOG_EXPORTED_FILE + ".tmp"):
-                if name in names:  # older firmware's: the log holds the action, and a save
-                    self.fs.remove(self.root + name)  # cut short left its old file whole
+            self._state(names)
             bad = self.logfile.open()
             bad += self.journal.read(names)
         except OSError as e:
@@ -325,6 +324,30 @@ class Store:
         if bad:  # a commit: the settings are known by now
             self.report(config.LOG_FILE, "%d bad lines" % bad, "log damaged")
         return True
+
+    def _state(self, top):
+        """The folder of the files rewritten whole (config.STATE_DIR) made, and an older
+        firmware's moved in from the store's folder (`top`, its listing): settings.json and
+        log.exported, each by one rename (a cut leaves it in one place or the other: settle
+        finished a rename left half done), replacing this folder's: found there, it was
+        written by an older firmware run since. A write that a cut left as a .tmp file goes
+        (the old file is whole), and so does an older firmware's saved action."""
+        state = self.root + config.STATE_DIR
+        if state[len(self.root):-1] in top and not self.fs.stat(state[:-1])[0] & 0x4000:
+            self.fs.remove(state[:-1])  # a file in its place, not ours
+            top = [n for n in top if n != state[len(self.root):-1]]
+        if state[len(self.root):-1] not in top:
+            self.fs.mkdir(state[:-1])
+        for name in (config.SETTINGS_FILE, config.LOG_EXPORTED_FILE):
+            old = name[len(config.STATE_DIR):]
+            if old in top:
+                self.fs.rename(self.root + old, self.root + name)
+        for name in top:
+            if name.endswith(".tmp") and name[:-4] in OLDER or name == config.ACTION_FILE:
+                self.fs.remove(self.root + name)
+        for name in self.fs.listdir(state):
+            if name.endswith(".tmp"):
+                self.fs.remove(state + name)
 
     def _merged(self, records):
         """A pass's records with repeats counted and, over the soft limit, others dropped: a
