@@ -20,7 +20,7 @@ from carddraw import config
 from carddraw.logline import LINE_MAX, SEGMENT, older
 from carddraw.settings import check, code_ok, hashed
 from carddraw.store import Store
-from carddraw.journal import DIR as J, SLOTS
+from carddraw.journal import DIR as J, PACKED, SLOTS
 from fakeflash import FakeFlash, PowerCut
 from conftest import ROOT
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -955,6 +955,80 @@ def test_an_entrys_header_reads_back_whatever_its_hint(hint, changed):
                                                        if GOOD[k] != v}
     s = Store(fs=fs.reboot())
     assert s.load_settings()[0] == dict(GOOD, **changed) and s.open_action()[1] == hint
+
+
+ENDING = [  # a draw whose pass also accepts the card (no redraw left) and ends the action
+    {"ev": "draw", "ms": 266320, "n": 8, "card": "green", "deck": [4, 1, 3, 0], "timed": False},
+    {"ev": "accept", "ms": 266320, "n": 8, "card": "green", "deck": [3, 1, 3, 0],
+     "state": "succeeded", "successes": 3, "complications": 1},
+    {"ev": "end", "ms": 266320, "outcome": "succeeded", "successes": 3, "needed": 3,
+     "complications": 1, "draws": 8}]
+
+
+def test_a_draw_that_ends_the_action_is_one_page_its_records_packed():
+    """The draw, the acceptance and the end in one entry: 327 B as objects, two pages; packed
+    (arrays of their values), one. They read back as the objects they were, and the log's
+    lines are objects."""
+    fs = FakeFlash()
+    s = Store(fs=fs)
+    s.load_settings()
+    assert s.commit([{"ev": "chain", "ms": 1}], None, "")
+    while s.housekeep():
+        pass
+    with fs.chip.counting() as c:
+        assert s.commit([dict(r) for r in ENDING], None, "f")
+    assert (c.pages, c.erases) == (1, 0)
+    newest = max(entries_on(fs).items())[1]
+    assert [json.loads(line)[0] for line in newest.split(b"\n")[1:-1]] == ["draw", "accept", "end"]
+    s = Store(fs=fs.reboot())
+    assert s.open_action()[1] == "f"
+    assert s.flush()
+    records = s.read_log()[0]
+    assert records[-3:] == ENDING and chain_ok(s)
+    assert all(line.startswith('{"ev"') for line in s.read_log(raw=True)[0][-3:])
+
+
+def test_an_entry_of_records_as_objects_reads_as_before():
+    """Older firmware wrote every record as an object (and so does this one, for a record
+    whose fields are not PACKED's): each reads back as written."""
+    head = {"j": 1, "q": 1, "n": 4, "p": "d"}
+    odd = [dict(ENDING[0], seeded=True), {"ev": "draw", "n": 1}, {"ev": "damage", "why": "x"}]
+    lines = [json.dumps(x) for x in [head] + ENDING[:1] + odd]
+    fs = FakeFlash({J + "j000001/%d" % i: ("\n".join(lines) + "\n").encode() if i == 0 else b""
+                    for i in range(SLOTS)})
+    s = Store(fs=fs)
+    s.load_settings()
+    assert s.open_action()[1] == "d" and s.flush()
+    assert s.read_log()[0][-4:] == ENDING[:1] + odd
+    s.commit(odd + ENDING, None, "d")
+    newest = max(entries_on(fs).items())[1]
+    kinds = [type(json.loads(line)).__name__ for line in newest.split(b"\n")[1:-1]]
+    assert kinds == ["dict"] * 3 + ["list"] * 3
+
+
+@FAST
+@given(st.lists(st.fixed_dictionaries(
+    {"ev": st.sampled_from(sorted(PACKED) + ["bench"])},
+    optional={"ms": st.integers(0, 2 ** 31), "n": st.integers(-1, 99), "card": st.text(max_size=6),
+              "deck": st.lists(st.integers(0, 99), max_size=4), "timed": st.booleans(),
+              "state": st.text(max_size=4), "x": st.none() | st.floats(allow_nan=False)}),
+    min_size=1, max_size=3),
+    st.booleans())
+def test_any_record_reads_back_from_the_journal_as_it_was(records, whole):
+    """Records with PACKED's fields (whole: all of an event's fields, packed) or others (kept
+    as objects), any values: each reads back from flash equal to what was committed."""
+    if whole:
+        records = [dict({"ev": r["ev"]}, **{k: r.get(k, k) for k in PACKED.get(r["ev"], ())})
+                   if r["ev"] in PACKED else r for r in records]
+    but_ms = [{k: v for k, v in r.items() if k != "ms"} for r in records]
+    records = [r for i, r in enumerate(records) if not i or but_ms[i] != but_ms[i - 1]]
+    fs = FakeFlash()  # (records alike but for "ms" in a row are counted: repeats, not here)
+    s = Store(fs=fs)
+    s.load_settings()
+    assert s.commit([dict(r) for r in records], None, "h")
+    s = Store(fs=fs.reboot())
+    assert s.open_action()[1] == "h" and s.flush()
+    assert s.read_log()[0][-len(records):] == records
 
 
 @FAST
