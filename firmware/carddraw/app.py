@@ -310,7 +310,7 @@ class App:
             # not known once a render has begun (one stopped half way left half a frame)
             self.drawn = None
             render(view, canvas or display, key[2] * 10,
-                   drawn and (drawn[3], drawn[2] * 10), canvas and display.buffer)
+                   drawn and (drawn[3], drawn[2] * 10, drawn[1]), canvas and display.buffer)
             board.display.show()
             self.drawn = key
         self.on_show = view

@@ -255,15 +255,27 @@ BAT_X = 114       # battery icon: a 12x6 outline at x 114-125, y 1-6, and a nub 
 
 def render(view, canvas, battery=None, last=None, pixels=None):
     """Draw view (lines[0] is the title); battery: percent 0-100, or None for no icon. last:
-    (art, battery) of the frame the canvas holds now (None: not known), so that a picture
-    with the same title bar draws only what differs (the same pixels as drawn whole: the
-    title bar is a dozen calls, and a draw changes one cell of the deck). pixels: the
-    canvas's bytes, for the narrow text's blits (narrow())."""
+    (art, battery, lines) of the frame the canvas holds now (None: not known), so that a
+    picture with the same title bar draws only what differs, and a text view with the same
+    title only its lines that differ (the same pixels as drawn whole: the title bar is a
+    dozen calls, a draw changes one cell of the deck, a set-up press two or three lines of
+    eight: 7 us against 24 on native MicroPython). pixels: the canvas's bytes, for the
+    narrow text's blits (narrow())."""
     art = view.art
-    if art and last is not None and last[0] and last[1] == battery \
-            and last[0][1] == art[1] and last[0][2] == art[2]:
-        draw(canvas, art, last[0][3], pixels)
-        return
+    if last is not None and last[1] == battery:
+        if art and last[0] and last[0][1] == art[1] and last[0][2] == art[2]:
+            draw(canvas, art, last[0][3], pixels)
+            return
+        before = last[2] if len(last) > 2 else None
+        if not art and not last[0] and before and view.lines and before[0] == view.lines[0]:
+            lines = view.lines
+            for i in range(1, ROWS):
+                line = lines[i][:COLS] if i < len(lines) else ""
+                if line != (before[i][:COLS] if i < len(before) else ""):
+                    canvas.fill_rect(0, 8 * i, W, 8, 0)
+                    if line:
+                        canvas.text(line, 0, 8 * i, 1)
+            return
     canvas.fill(0)
     canvas.fill_rect(0, 0, W, 8, 1)
     if art:
