@@ -253,6 +253,12 @@ TITLE = TITLE_COLS  # title characters in a text view: 14 x 8 = 112 px, clear of
 BAT_X = 114       # battery icon: a 12x6 outline at x 114-125, y 1-6, and a nub at x 126
 
 
+def _cut(text, n):
+    """text to n characters: sliced only if longer (a slice is a new string, in the heap;
+    the controller's lines already fit)."""
+    return text if len(text) <= n else text[:n]
+
+
 def render(view, canvas, battery=None, last=None, pixels=None):
     """Draw view (lines[0] is the title); battery: percent 0-100, or None for no icon. last:
     (art, battery, lines) of the frame the canvas holds now (None: not known), so that a
@@ -269,12 +275,13 @@ def render(view, canvas, battery=None, last=None, pixels=None):
         before = last[2] if len(last) > 2 else None
         if not art and not last[0] and before and view.lines and before[0] == view.lines[0]:
             lines = view.lines
+            n, m = len(lines), len(before)
             for i in range(1, ROWS):
-                line = lines[i][:COLS] if i < len(lines) else ""
-                if line != (before[i][:COLS] if i < len(before) else ""):
+                line = lines[i] if i < n else ""
+                if line != (before[i] if i < m else ""):
                     canvas.fill_rect(0, 8 * i, W, 8, 0)
                     if line:
-                        canvas.text(line, 0, 8 * i, 1)
+                        canvas.text(_cut(line, COLS), 0, 8 * i, 1)
             return
     canvas.fill(0)
     canvas.fill_rect(0, 0, W, 8, 1)
@@ -284,7 +291,7 @@ def render(view, canvas, battery=None, last=None, pixels=None):
         lines = view.lines
         for i in range(min(len(lines), ROWS)):
             if lines[i]:
-                canvas.text(lines[i][:TITLE if i == 0 else COLS], 0, 8 * i, 1 if i else 0)
+                canvas.text(_cut(lines[i], COLS if i else TITLE), 0, 8 * i, 1 if i else 0)
     if battery is not None:
         p = min(100, max(0, int(battery)))
         canvas.rect(BAT_X, 1, 12, 6, 0)
