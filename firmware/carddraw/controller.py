@@ -115,7 +115,8 @@ class Controller:
             self._left_out = False
             shown = self.shown
             lines, led = shown.lines()
-            lines[0] = lines[0][:TITLE_COLS]  # room for the battery icon
+            if len(lines[0]) > TITLE_COLS:  # room for the battery icon (a slice is a new
+                lines[0] = lines[0][:TITLE_COLS]  # string: only where one is too long)
             art = shown.art(lines)
             if self.seeded:  # the bench's seed chose the cards: every screen says so
                 title = lines[0]
@@ -134,8 +135,12 @@ class Controller:
                     play.warn)
                 if art:  # both pictures end with their foot lines (render.py)
                     art = art[:-1] + ((lines[ROWS - 1],),)
-            self._view = View(shown.name, [line[:COLS] for line in lines[:ROWS]], led,
-                              play is not None and play.warn > 0, art)
+            if len(lines) > ROWS:
+                lines = lines[:ROWS]
+            for i in range(len(lines)):
+                if len(lines[i]) > COLS:
+                    lines[i] = lines[i][:COLS]
+            self._view = View(shown.name, lines, led, play is not None and play.warn > 0, art)
             self._view.quick = self._left_out  # "..." for odds not worked out yet
             self.quick = False
         return self._view
