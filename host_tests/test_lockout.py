@@ -415,3 +415,39 @@ RESULT = out
                    True, True,
                    [["lock", "wrong", 1], ["lock", "wrong", 2], ["lock", "wrong", 3],
                     ["lock", "refused", 3], ["settings", None, None]]]
+
+
+def test_a_try_the_flash_did_not_count_waits_unjudged_until_it_does(monkeypatch):
+    """Through the app's passes: a try is judged in the pass after the one that counted it,
+    and only once nothing of that pass is held back. A flash that refuses the count leaves
+    the try waiting on the lock screen (a reset then finds no try to undo); once the flash
+    takes it, the next pass judges it."""
+    judged = []
+    real = lockcode.judge
+    monkeypatch.setattr(lockcode, "judge", lambda ctl, code: judged.append(code) or real(ctl, code))
+    fs = FakeFlash()
+    board = hardening_board.Board()
+    app = App(board, Store(fs=fs), random.Random(1), 0)
+    now = [0]
+
+    def step(ms=20):
+        now[0] += ms
+        assert app.loop_pass(now[0]), app.last_error
+
+    step()
+    board.buttons.push("STOP", "long")
+    step(300)
+    assert app.controller.screen == "lock"
+    fs.failing = True
+    for k in "RHRH":
+        board.buttons.push(NAME[k], "short")
+        step(300)
+    for _ in range(5):
+        step()
+    c = app.controller
+    assert judged == [] and c.screen == "lock" and app.committed != c.settings_version
+    fs.failing = False
+    step()          # the count goes on flash
+    assert judged == [] and app.committed == c.settings_version and not app.store.waiting()
+    step()          # and the try is judged: the default code opens the menu
+    assert judged == ["RHRH"] and c.screen == "refmenu"

@@ -189,20 +189,23 @@ class App:
 
     def update(self, now):
         """The app's work in a pass: inputs, controller, persist, reveal, then idle work. The
-        controller's clock does not settle: a code try entered in this pass is compared
-        only once its count is on flash, and that comparison is persisted in turn."""
-        if self.controller.play is None:  # on set-up: may a new action start?
-            self.controller.room(self.store.room_for_action())
+        controller's clock does not settle: a code try entered in a pass is compared in the
+        next, once its count is on flash (nothing of the pass before held back), and that
+        comparison is persisted with the rest of its pass: one commit a pass (a second in
+        the same pass opened its own journal slot, and took the pass over 100 ms)."""
+        c = self.controller
+        settled = (self.committed == c.settings_version and not self.store.waiting()
+                   and c.settle())
+        if c.play is None:  # on set-up: may a new action start?
+            c.room(self.store.room_for_action())
         events = self.board.buttons.poll(now)
         for name, kind in events:
             self.button(name, kind, now)
         ran = self.protocol is not None and self.protocol.serve(self, now)
-        self.controller.tick(now, False)
-        if events or ran:
+        c.tick(now, False)
+        if events or ran or settled:
             self.busy = now
         self.persist()
-        if self.controller.settle():  # what waited for the flash (a code try, now counted)
-            self.persist()
         drawn = self.drawn  # a new key only when a frame is sent
         self.output(now, bool(events or ran))
         if self.protocol is not None:
