@@ -260,16 +260,29 @@ def soak_part(out, ctx):
     draws, events, every = LONG if ctx.args.long else SHORT
     base = "/dev/shm" if os.path.isdir("/dev/shm") else None
     tmp = tempfile.mkdtemp(prefix="carddraw_bench_soak_", dir=base)
+    heap = int(SOAK_HEAP[:-1])
     try:
-        r = runner.run("FLASH = %r\n" % os.path.join(tmp, "f") + SOAK % (draws, events, every),
-                       [lib, runner.compiled_py(BARE), runner.compiled_py(VMLIB)],
-                       heap=SOAK_HEAP, timeout=3600 if ctx.args.long else 300)
+        while True:  # DESIGN's heap; if the firmware does not even boot in it, said as OVER,
+            try:     # and the soak run in the smallest heap (4 KB steps) it boots in
+                r = runner.run("FLASH = %r\n" % os.path.join(tmp, "f%d" % heap)
+                               + SOAK % (draws, events, every),
+                               [lib, runner.compiled_py(BARE), runner.compiled_py(VMLIB)],
+                               heap="%dk" % heap, timeout=3600 if ctx.args.long else 300)
+                break
+            except runner.NativeError as e:
+                if "MemoryError" not in str(e) or heap >= int(SOAK_HEAP[:-1]) + 32:
+                    raise
+                if heap == int(SOAK_HEAP[:-1]):
+                    out.budget("the firmware boots in the %sB heap (1: no)" % SOAK_HEAP.upper(),
+                               1, "", 0, extra="(MemoryError %s)" % str(e).strip().splitlines()[
+                                   -1].split("failed, ")[-1][:32])
+                heap += 4
     finally:
         shutil.rmtree(tmp, True)
     out.note("%s soak (host_tests/vmlib/native_soak.py): %s button events, %s draws, in %.0f s, "
-             "-X heapsize=%s" % ("the long" if ctx.args.long else "a short",
-                                 "{:,}".format(r["events"]), "{:,}".format(r["draws"]),
-                                 r["ms"] / 1000.0, SOAK_HEAP))
+             "-X heapsize=%dk" % ("the long" if ctx.args.long else "a short",
+                                  "{:,}".format(r["events"]), "{:,}".format(r["draws"]),
+                                  r["ms"] / 1000.0, heap))
     if not ctx.args.long:
         out.note("(make bench ARGS=--long: %s events, %s of them draws)" % (
             "{:,}".format(LONG[1]), "{:,}".format(LONG[0])))
