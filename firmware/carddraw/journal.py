@@ -37,8 +37,8 @@
 # The records of play are written packed: a JSON array of the event and its fields' values in
 # PACKED's order (a record with other fields, "seeded" say, stays an object, as an older
 # firmware wrote them all). The keys were half of an entry's bytes: a draw whose pass also
-# accepts the card and ends the action took 329 B, two pages (a page holds about 230 B of a
-# commit), and an action's start 250 B; packed, about 165 B and 115 B, one page each. The log's
+# accepts the card and ends the action took 327 B, two pages (a page holds about 230 B of a
+# commit), and an action's start 251 B; packed, 162 B and 115 B, one page each. The log's
 # lines stay objects: the store moves the records as they were made.
 import json
 import sys

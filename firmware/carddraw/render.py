@@ -265,7 +265,7 @@ def render(view, canvas, battery=None, last=None, pixels=None):
     picture with the same title bar draws only what differs, and a text view with the same
     title only its lines that differ (the same pixels as drawn whole: the title bar is a
     dozen calls, a draw changes one cell of the deck, a set-up press two or three lines of
-    eight: 7 us against 24 on native MicroPython). pixels: the canvas's bytes, for the
+    eight: 9 us against 22-26 on native MicroPython). pixels: the canvas's bytes, for the
     narrow text's blits (narrow())."""
     art = view.art
     if last is not None and last[1] == battery:
