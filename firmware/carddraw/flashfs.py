@@ -65,6 +65,17 @@ class OsFs:
         os.rmdir(path)
 
 
+def folder(fs, path, top):
+    """The folder at `path` (no "/" at its end) made if `top`, the listing of the folder it
+    is in, lacks it; a file of its name, not ours, removed first."""
+    name = path[path.rfind("/") + 1:]
+    if name in top:
+        if fs.stat(path)[0] & 0x4000:
+            return
+        fs.remove(path)
+    fs.mkdir(path)
+
+
 class Files:
     """Small files in `root` on `fs`: read capped, written whole, a flag, a size."""
 

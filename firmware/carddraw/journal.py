@@ -43,6 +43,7 @@
 import json
 import sys
 
+from carddraw.flashfs import folder
 from carddraw.logline import LINE_MAX, read_line
 
 SLOTS = 3
@@ -103,11 +104,7 @@ class Journal:
         folder holds (its listdir). -> lines that were damaged. A folder left half made or
         half removed by a power cut is removed."""
         store = self.root[:-len(DIR)]  # the store's folder: an older firmware's are there
-        if DIR[:-1] in top and not self.fs.stat(self.root[:-1])[0] & 0x4000:
-            self.fs.remove(self.root[:-1])  # a file in its place, not ours
-            top = ()
-        if DIR[:-1] not in top:
-            self.fs.mkdir(self.root[:-1])
+        folder(self.fs, self.root[:-1], top)
         for name in top:  # an older firmware's folders, moved in (a cut: the rest next boot)
             if folder_number(name) is not None:
                 self.fs.rename(store + name, self.root + name)

@@ -272,7 +272,7 @@ def render(view, canvas, battery=None, last=None, pixels=None):
         if art and last[0] and last[0][1] == art[1] and last[0][2] == art[2]:
             draw(canvas, art, last[0][3], pixels)
             return
-        before = last[2] if len(last) > 2 else None
+        before = last[2]
         if not art and not last[0] and before and view.lines and before[0] == view.lines[0]:
             lines = view.lines
             n, m = len(lines), len(before)

@@ -14,14 +14,12 @@
 # Repeats and records over the log's soft limit are only counted (_merged).
 
 from carddraw import config, settings as known
-from carddraw.flashfs import MISSING, Files, OsFs
+from carddraw.flashfs import MISSING, Files, OsFs, folder
 from carddraw.journal import Journal
 from carddraw.logfile import LogFile
 
 NOTICES_MAX = 8      # notices waiting for the screen
 SETTINGS_MAX = 4096  # bytes read at most from the settings file
-OLDER = (config.ACTION_FILE, "settings.json", "log.exported")  # an older firmware's, in the
-# store's folder (the action: the log holds it now)
 KEPT = ("start", "draw", "redraw", "accept", "referee", "stop", "end", "helper_leaves",
         "adjust", "undo", "chain", "lock", "bench", "seed", "damage")  # logged even over the
 # soft limit: play, the referee's and the bench's powers, and what was found damaged at boot
@@ -333,17 +331,15 @@ class Store:
         written by an older firmware run since. A write that a cut left as a .tmp file goes
         (the old file is whole), and so does an older firmware's saved action."""
         state = self.root + config.STATE_DIR
-        if state[len(self.root):-1] in top and not self.fs.stat(state[:-1])[0] & 0x4000:
-            self.fs.remove(state[:-1])  # a file in its place, not ours
-            top = [n for n in top if n != state[len(self.root):-1]]
-        if state[len(self.root):-1] not in top:
-            self.fs.mkdir(state[:-1])
+        folder(self.fs, state[:-1], top)
+        gone = [config.ACTION_FILE, config.ACTION_FILE + ".tmp"]
         for name in (config.SETTINGS_FILE, config.LOG_EXPORTED_FILE):
             old = name[len(config.STATE_DIR):]
             if old in top:
                 self.fs.rename(self.root + old, self.root + name)
-        for name in top:
-            if name.endswith(".tmp") and name[:-4] in OLDER or name == config.ACTION_FILE:
+            gone.append(old + ".tmp")
+        for name in gone:
+            if name in top:
                 self.fs.remove(self.root + name)
         for name in self.fs.listdir(state):
             if name.endswith(".tmp"):

@@ -260,7 +260,7 @@ def soak_part(out, ctx):
     draws, events, every = LONG if ctx.args.long else SHORT
     base = "/dev/shm" if os.path.isdir("/dev/shm") else None
     tmp = tempfile.mkdtemp(prefix="carddraw_bench_soak_", dir=base)
-    heap = int(SOAK_HEAP[:-1])
+    heap = least = int(SOAK_HEAP[:-1])
     try:
         while True:  # DESIGN's heap; if the firmware does not even boot in it, said as OVER,
             try:     # and the soak run in the smallest heap (4 KB steps) it boots in
@@ -270,9 +270,9 @@ def soak_part(out, ctx):
                                heap="%dk" % heap, timeout=3600 if ctx.args.long else 300)
                 break
             except runner.NativeError as e:
-                if "MemoryError" not in str(e) or heap >= int(SOAK_HEAP[:-1]) + 32:
+                if "MemoryError" not in str(e) or heap >= least + 32:
                     raise
-                if heap == int(SOAK_HEAP[:-1]):
+                if heap == least:
                     out.budget("the firmware boots in the %sB heap (1: no)" % SOAK_HEAP.upper(),
                                1, "", 0, extra="(MemoryError %s)" % str(e).strip().splitlines()[
                                    -1].split("failed, ")[-1][:32])
