@@ -12,13 +12,16 @@ Change detection keeps a COPY of the last frame sent (1,024 bytes), not a per-pa
   views are made once here. A checksum would be a Python loop over 1,024 bytes
   (milliseconds on the RP2040 every frame) or binascii.crc32, whose results above 2**30 are
   not small ints and so allocate on every call;
-- the copy also tells which columns of a changed page differ: show() scans a changed page
-  from both ends to its first and last changed column, a 2-byte word a step (uctypes views
-  of the two buffers), and sends from the 16 columns holding the first to the 16 holding
-  the last. A card drawn in one corner costs that corner's columns, not the whole 128-byte
-  page. (Comparing blocks of 32 columns as memoryviews, a memcmp each, took 3-4 ms less on
-  the chip's estimate for a set-up press's frame, but its 64 views took 2.4 KB of the 200 KB
-  native soak's heap, which then ran out at boot: not done.)
+- the copy also tells which columns of a changed page differ, in blocks of 16 columns: the
+  page and its copy are copied (memcpy, no allocation) into two scratch pages of 128 bytes,
+  whose 8 blocks each have a view made once, and the blocks are compared (a memcmp each)
+  from both ends to the first and the last that differ. The window sent runs from the one to
+  the other. A card drawn in one corner costs that corner's columns, not the whole page.
+  Why blocks and scratch pages: the scan it replaced read the two frames 2 bytes a step
+  (uctypes views), one bytecode loop step a word, and spent as much on the chip as the bus
+  time it saved (a card's frame: 60-73 us on native MicroPython against 14 us sending whole
+  pages). The blocks take 8 memcmps at most; views of every block of every page would take
+  128 views (4 KB of heap), these 16 views of the two scratch pages stand for all of them.
 
 The SSD1306 is set to horizontal addressing, so a window of columns x0..x1 on one page is one
 address command (one I2C write, 7 bytes) and one data write (control byte 0x40 then the
@@ -26,17 +29,18 @@ pixels). A page that did not change costs nothing; a frame that did not change c
 
 No Python loop copies pixels: on the RP2040 a bytecode loop costs microseconds a byte, and
 a frame's changed spans are hundreds of bytes. A page is compared by memcmp first; a window
-narrower than the page is copied into a staging buffer by one framebuf blit (C; 112
-columns, the widest window short of a page, whatever the window: one FrameBuffer, not one
-per width); a whole page is sent from its own view; a forced frame is the whole buffer in
-one write. What show() still spends is mostly the scan for a page's changed columns.
+narrower than the page is sent from the scratch copy's block views, the blocks from the
+first changed to the last as the items of one data write's vector (writevto sends them as
+one I2C write, in C); a whole page is sent from its own view; a forced frame is the whole
+buffer in one write. (A framebuf blit into a staging buffer did the same job before, at C
+speed but a pixel at a time: 896 pixels for a window of 112 columns.)
 
 show() allocates nothing, changed or not: it runs on every frame the app draws, and garbage
 made there would wake the collector in the middle of the loop (a pause of milliseconds that
 the buttons and the timed draw would feel) and fragment the 200 KB heap over hours of use.
 So nothing in it slices (a new memoryview is a heap object) or builds a tuple: every view
-(the staging buffer's of each width 16, 32, ... 112 among them) and the staging FrameBuffer
-are made here; the data write's vector is a list made here whose second item is swapped in.
+is made here, and the data writes' vectors are lists made here, one for each number of
+blocks, whose items are swapped in.
 
 A bus error (OSError from the I2C write: a loose wire, a brown-out of the module) must not
 leave a stale picture: the copy of a page is updated only once its data write returned, so
@@ -44,7 +48,6 @@ a page lost to the error still differs from the copy and is sent again by the ne
 The error itself goes up to the caller (the app shows the error or retries next pass).
 """
 import framebuf
-import uctypes
 from micropython import const
 
 # SSD1306 commands (datasheet section 10)
@@ -72,12 +75,6 @@ _DATA = b"\x40"          # control byte: every byte after it is display RAM
 _STEP = const(16)         # a sent span is a multiple of this many columns (see above)
 
 
-def _words(buf):
-    """buf's bytes as an array of len(buf) // 2 unsigned 16-bit words (no copy)."""
-    layout = {"w": (uctypes.ARRAY | 0, uctypes.UINT16 | (len(buf) // 2))}
-    return uctypes.struct(uctypes.addressof(buf), layout).w
-
-
 class SSD1306(framebuf.FrameBuffer):
     """A width x height SSD1306 on `i2c` at `addr`; draw with the FrameBuffer calls, then show()."""
 
@@ -100,19 +97,18 @@ class SSD1306(framebuf.FrameBuffer):
         self._page = [mv[p * width:(p + 1) * width] for p in range(self.pages)]
         self._sent_page = [sent[p * width:(p + 1) * width] for p in range(self.pages)]
         self._mv = mv
-        # The frame and the copy as arrays of 2-byte words (uctypes views of the same bytes,
-        # made once): the scan for a page's changed columns compares 2 bytes a step, one
-        # subscript each, not one byte a subscript. Words of 16 bits: every value a small int
-        # (32-bit words above 2**30 would allocate on the RP2040 at each read).
-        self._now16 = _words(self.buffer)
-        self._was16 = _words(self._sent)
-        # A window narrower than the page is blitted here and sent through the view of its
-        # width (no slicing in show()): one FrameBuffer, and one view per width.
-        self._stage = bytearray(width - _STEP)
-        stage = memoryview(self._stage)
-        self._stage_view = [stage[:n] for n in range(_STEP, width, _STEP)]
-        self._stage_fb = framebuf.FrameBuffer(self._stage, width - _STEP, 8, framebuf.MONO_VLSB)
-        self._data = [_DATA, mv]   # the data write's vector; show() swaps the view in
+        # The scratch pages of the scan for a page's changed blocks (see above), and a view
+        # of each block of each, made once.
+        self._scan_now = bytearray(width)
+        self._scan_was = bytearray(width)
+        now = memoryview(self._scan_now)
+        was = memoryview(self._scan_was)
+        self._blocks = width // _STEP
+        self._now_block = [now[b * _STEP:(b + 1) * _STEP] for b in range(self._blocks)]
+        self._was_block = [was[b * _STEP:(b + 1) * _STEP] for b in range(self._blocks)]
+        # The data write's vectors: the control byte then 1 to 8 blocks (see above), made
+        # once; the last (a whole page or the whole frame) takes a single view as well.
+        self._vectors = [[_DATA] + [mv] * n for n in range(self._blocks + 1)]
         # [control, column range, first, last, page range, first, last]: one write per window.
         self._address = bytearray((_COMMANDS, _COLUMN_RANGE, 0, width - 1, _PAGE_RANGE, 0, 0))
         self._all = True       # every page dirty: the display RAM is random at power-up
@@ -149,7 +145,9 @@ class SSD1306(framebuf.FrameBuffer):
     def show(self):
         """Send the columns that differ from the last frame sent; return the data bytes sent."""
         if self._all:
-            self._send(0, self.width - 1, 0, self.pages - 1, self._mv)
+            vector = self._vectors[1]
+            vector[1] = self._mv
+            self._send(0, self.width - 1, 0, self.pages - 1, vector)
             self._sent[:] = self.buffer
             self._all = False
             self.bytes_sent += len(self.buffer)
@@ -164,33 +162,30 @@ class SSD1306(framebuf.FrameBuffer):
         return sent
 
     def _send_page(self, p):
-        # The changed columns of page p (it differs), in spans of _STEP (see above); -> bytes.
-        now = self._now16
-        was = self._was16
-        base = p * (self.width >> 1)  # in words of 2 bytes
-        i = base
-        while now[i] == was[i]:
-            i += 1
-        x0 = 2 * (i - base)
-        x0 -= x0 % _STEP
-        i = base + (self.width >> 1) - 1
-        while now[i] == was[i]:
-            i -= 1
-        x1 = 2 * (i - base + 1)
-        x1 += -x1 % _STEP   # exclusive
-        n = x1 - x0
-        if n == self.width:
-            view = self._page[p]
+        # The changed blocks of page p (it differs), from the first to the last; -> bytes.
+        self._scan_now[:] = self._page[p]
+        self._scan_was[:] = self._sent_page[p]
+        now = self._now_block
+        was = self._was_block
+        b = 0
+        while now[b] == was[b]:
+            b += 1
+        e = self._blocks - 1
+        while now[e] == was[e]:
+            e -= 1
+        if e - b + 1 == self._blocks:
+            vector = self._vectors[1]
+            vector[1] = self._page[p]
         else:
-            k = n // _STEP - 1
-            self._stage_fb.blit(self.canvas, -x0, -8 * p)  # columns x0.. of page p
-            view = self._stage_view[k]
-        self._send(x0, x1 - 1, p, p, view)
+            vector = self._vectors[e - b + 1]
+            for i in range(b, e + 1):
+                vector[i - b + 1] = now[i]
+        self._send(b * _STEP, (e + 1) * _STEP - 1, p, p, vector)
         # Only now that the write returned: a page lost to a bus error is sent again next time.
         self._sent_page[p][:] = self._page[p]
-        return n
+        return (e - b + 1) * _STEP
 
-    def _send(self, x0, x1, first, last, view):
+    def _send(self, x0, x1, first, last, vector):
         # One address command, then the pixels of that window in one data write.
         a = self._address
         a[2] = x0
@@ -198,9 +193,7 @@ class SSD1306(framebuf.FrameBuffer):
         a[5] = first
         a[6] = last
         self.i2c.writeto(self.addr, a)
-        data = self._data
-        data[1] = view
-        self.i2c.writevto(self.addr, data)
+        self.i2c.writevto(self.addr, vector)
 
     def force(self):
         """Mark every page changed: the next show() sends the whole frame."""
