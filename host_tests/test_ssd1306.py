@@ -2,8 +2,9 @@
 tools/sim/machine.py, which decodes the commands and keeps the display RAM.
 
 What the driver promises: the display RAM always ends up equal to the frame buffer; show()
-sends only the changed blocks of 16 columns of each changed page, from the first to the last;
-it allocates nothing; a write lost to a bus error is sent again by the next show()."""
+sends only the changed blocks of 16 columns of each changed page, from the first to the last
+(a frame with every page changed goes whole, in one write); it allocates nothing; a write
+lost to a bus error is sent again by the next show()."""
 import textwrap
 
 from conftest import run_in_vm
@@ -16,13 +17,15 @@ from carddraw.ssd1306 import SSD1306
 
 def span_bytes(now, prev):
     # The rule as the docstring states it: per changed page, from the block of 16 columns
-    # holding its first changed column to the block holding its last.
-    total = 0
+    # holding its first changed column to the block holding its last; with every page
+    # changed (a new picture), the whole frame in one write.
+    total = pages = 0
     for p in range(8):
         cols = [x for x in range(128) if now[p * 128 + x] != prev[p * 128 + x]]
         if cols:
             total += (cols[-1] // 16 - cols[0] // 16 + 1) * 16
-    return total
+            pages += 1
+    return 1024 if pages == 8 else total
 """
 
 
@@ -94,6 +97,8 @@ def test_windows_writes_and_byte_counts():
         d.fill(1)
         step("full")
         step("again")
+        d.fill_rect(0, 8, 128, 56, 0)                # pages 1 to 7: page by page
+        step("seven_pages")
         d.force()
         step("forced")
         out["total"] = d.bytes_sent
@@ -109,10 +114,11 @@ def test_windows_writes_and_byte_counts():
     assert r["shifted"] == [32, 2, 32, 96, 127, 0, 0]
     assert r["whole_page"] == [128, 2, 128, 0, 127, 5, 5]
     assert r["two_pages"][:3] == [32, 4, 32]
-    assert r["full"][:3] == [1024, 16, 1024]                   # every page changed
+    assert r["full"] == [1024, 2, 1024, 0, 127, 0, 7]         # every page changed: one write
     assert r["again"][:3] == [0, 0, 0]
+    assert r["seven_pages"][:3] == [896, 14, 896]             # 7 of 8: page by page
     assert r["forced"] == [1024, 2, 1024, 0, 127, 0, 7]      # one window, one write
-    assert r["total"] == r["sim_total"] == 1024 + 16 + 16 + 32 + 128 + 32 + 1024 + 1024
+    assert r["total"] == r["sim_total"] == 1024 + 16 + 16 + 32 + 128 + 32 + 1024 + 896 + 1024
     assert r["equal"] and r["errors"] == []
 
 

@@ -13,34 +13,31 @@ Change detection keeps a COPY of the last frame sent (1,024 bytes), not a per-pa
   (milliseconds on the RP2040 every frame) or binascii.crc32, whose results above 2**30 are
   not small ints and so allocate on every call;
 - the copy also tells which columns of a changed page differ, in blocks of 16 columns: the
-  page and its copy are copied (memcpy, no allocation) into two scratch pages of 128 bytes,
-  whose 8 blocks each have a view made once, and the blocks are compared (a memcmp each)
-  from both ends to the first and the last that differ. The window sent runs from the one to
-  the other. A card drawn in one corner costs that corner's columns, not the whole page.
-  Why blocks and scratch pages: the scan it replaced read the two frames 2 bytes a step
-  (uctypes views), one bytecode loop step a word, and spent as much on the chip as the bus
-  time it saved (a card's frame: 60-73 us on native MicroPython against 14 us sending whole
-  pages). The blocks take 8 memcmps at most; views of every block of every page would take
-  128 views (4 KB of heap), these 16 views of the two scratch pages stand for all of them.
+  page and its copy are copied into two scratch pages of 128 bytes, whose 8 blocks each
+  have a view made once, and the blocks are compared (a memcmp each) from both ends to the
+  first and the last that differ. The window sent runs from the one to the other. A card
+  drawn in one corner costs that corner's columns, not the whole page. (The scan before
+  read the two frames 2 bytes a step through uctypes views, a bytecode loop step a word,
+  and spent as much on the chip as the bus time it saved; views of every block of every
+  page would take 128 views, 4 KB of heap: these 16 stand for all of them.)
 
 The SSD1306 is set to horizontal addressing, so a window of columns x0..x1 on one page is one
 address command (one I2C write, 7 bytes) and one data write (control byte 0x40 then the
 pixels). A page that did not change costs nothing; a frame that did not change costs nothing.
 
-No Python loop copies pixels: on the RP2040 a bytecode loop costs microseconds a byte, and
-a frame's changed spans are hundreds of bytes. A page is compared by memcmp first; a window
-narrower than the page is sent from the scratch copy's block views, the blocks from the
-first changed to the last as the items of one data write's vector (writevto sends them as
-one I2C write, in C); a whole page is sent from its own view; a forced frame is the whole
-buffer in one write. (A framebuf blit into a staging buffer did the same job before, at C
-speed but a pixel at a time: 896 pixels for a window of 112 columns.)
+No Python loop copies pixels: on the RP2040 a bytecode loop costs microseconds a byte. Bytes
+are moved by GS8 blits: any of the buffers seen as a GS8 FrameBuffer has its pages as rows
+of bytes (a page's column is one byte), so a blit copies a page, or a window of one, in C.
+A page is compared by memcmp first; a window narrower than the page is blitted to the
+start of a staging page and sent from the view of its width there; a whole page is sent
+from its own view; a forced frame is the whole buffer in one write.
 
 show() allocates nothing, changed or not: it runs on every frame the app draws, and garbage
 made there would wake the collector in the middle of the loop (a pause of milliseconds that
-the buttons and the timed draw would feel) and fragment the 200 KB heap over hours of use.
-So nothing in it slices (a new memoryview is a heap object) or builds a tuple: every view
-is made here, and the data writes' vectors are lists made here, one for each number of
-blocks, whose items are swapped in.
+the buttons and the timed draw would feel) and fragment the heap over hours of use. So
+nothing in it slices (a new memoryview or a slice object is a heap object) or builds a
+tuple: every view and FrameBuffer is made here, and the data write's vector is a list made
+here whose second item is swapped in.
 
 A bus error (OSError from the I2C write: a loose wire, a brown-out of the module) must not
 leave a stale picture: the copy of a page is updated only once its data write returned, so
@@ -98,17 +95,27 @@ class SSD1306(framebuf.FrameBuffer):
         self._sent_page = [sent[p * width:(p + 1) * width] for p in range(self.pages)]
         self._mv = mv
         # The scratch pages of the scan for a page's changed blocks (see above), and a view
-        # of each block of each, made once.
+        # of each block of each, made once. A page is copied in and out by a GS8 blit: each
+        # buffer seen as GS8 is its pages as rows of bytes (a page's column is a byte), so a
+        # blit copies whole bytes in C, where a slice assignment would make a slice object.
         self._scan_now = bytearray(width)
         self._scan_was = bytearray(width)
+        self._rows = framebuf.FrameBuffer(self.buffer, width, self.pages, framebuf.GS8)
+        self._sent_rows = framebuf.FrameBuffer(self._sent, width, self.pages, framebuf.GS8)
+        self._now_row = framebuf.FrameBuffer(self._scan_now, width, 1, framebuf.GS8)
+        self._was_row = framebuf.FrameBuffer(self._scan_was, width, 1, framebuf.GS8)
         now = memoryview(self._scan_now)
         was = memoryview(self._scan_was)
         self._blocks = width // _STEP
         self._now_block = [now[b * _STEP:(b + 1) * _STEP] for b in range(self._blocks)]
         self._was_block = [was[b * _STEP:(b + 1) * _STEP] for b in range(self._blocks)]
-        # The data write's vectors: the control byte then 1 to 8 blocks (see above), made
-        # once; the last (a whole page or the whole frame) takes a single view as well.
-        self._vectors = [[_DATA] + [mv] * n for n in range(self._blocks + 1)]
+        # A window narrower than the page is copied to the start of a staging page (a GS8
+        # blit) and sent from the view of its width there: one view a width, made once.
+        self._stage = bytearray(width)
+        self._stage_row = framebuf.FrameBuffer(self._stage, width, 1, framebuf.GS8)
+        stage = memoryview(self._stage)
+        self._stage_view = [stage[:n * _STEP] for n in range(self._blocks + 1)]
+        self._data = [_DATA, mv]  # the data write's vector: the control byte, the pixels
         # [control, column range, first, last, page range, first, last]: one write per window.
         self._address = bytearray((_COMMANDS, _COLUMN_RANGE, 0, width - 1, _PAGE_RANGE, 0, 0))
         self._all = True       # every page dirty: the display RAM is random at power-up
@@ -145,26 +152,31 @@ class SSD1306(framebuf.FrameBuffer):
     def show(self):
         """Send the columns that differ from the last frame sent; return the data bytes sent."""
         if self._all:
-            vector = self._vectors[1]
-            vector[1] = self._mv
-            self._send(0, self.width - 1, 0, self.pages - 1, vector)
-            self._sent[:] = self.buffer
+            self._send(0, self.width - 1, 0, self.pages - 1, self._mv)
+            self._sent_rows.blit(self._rows, 0, 0)
             self._all = False
             self.bytes_sent += len(self.buffer)
             return len(self.buffer)
-        sent = 0
         now = self._page
         was = self._sent_page
+        changed = 0
         for p in range(self.pages):
             if now[p] != was[p]:  # memcmp: a page that did not change costs no call
+                changed += 1
+        if changed == self.pages:  # a new picture (the title bar too): the whole frame in
+            self._all = True       # one write, not a scan and two writes for each page
+            return self.show()
+        sent = 0
+        for p in range(self.pages):
+            if now[p] != was[p]:
                 sent += self._send_page(p)
         self.bytes_sent += sent
         return sent
 
     def _send_page(self, p):
         # The changed blocks of page p (it differs), from the first to the last; -> bytes.
-        self._scan_now[:] = self._page[p]
-        self._scan_was[:] = self._sent_page[p]
+        self._now_row.blit(self._rows, 0, -p)       # page p, as it is ...
+        self._was_row.blit(self._sent_rows, 0, -p)  # ... and as it was sent
         now = self._now_block
         was = self._was_block
         b = 0
@@ -173,19 +185,18 @@ class SSD1306(framebuf.FrameBuffer):
         e = self._blocks - 1
         while now[e] == was[e]:
             e -= 1
-        if e - b + 1 == self._blocks:
-            vector = self._vectors[1]
-            vector[1] = self._page[p]
+        n = e - b + 1
+        if n == self._blocks:
+            view = self._page[p]
         else:
-            vector = self._vectors[e - b + 1]
-            for i in range(b, e + 1):
-                vector[i - b + 1] = now[i]
-        self._send(b * _STEP, (e + 1) * _STEP - 1, p, p, vector)
+            self._stage_row.blit(self._now_row, -b * _STEP, 0)  # columns b * 16 on, first
+            view = self._stage_view[n]
+        self._send(b * _STEP, (e + 1) * _STEP - 1, p, p, view)
         # Only now that the write returned: a page lost to a bus error is sent again next time.
-        self._sent_page[p][:] = self._page[p]
-        return (e - b + 1) * _STEP
+        self._sent_rows.blit(self._now_row, 0, p)
+        return n * _STEP
 
-    def _send(self, x0, x1, first, last, vector):
+    def _send(self, x0, x1, first, last, view):
         # One address command, then the pixels of that window in one data write.
         a = self._address
         a[2] = x0
@@ -193,7 +204,9 @@ class SSD1306(framebuf.FrameBuffer):
         a[5] = first
         a[6] = last
         self.i2c.writeto(self.addr, a)
-        self.i2c.writevto(self.addr, vector)
+        data = self._data
+        data[1] = view
+        self.i2c.writevto(self.addr, data)
 
     def force(self):
         """Mark every page changed: the next show() sends the whole frame."""
