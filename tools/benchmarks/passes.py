@@ -105,7 +105,16 @@ ticks = time.ticks_us
 diff = time.ticks_diff
 spent = [0]   # us inside the I2C stand-in: the board's machine.I2C is C, its bus time I2C's
 
-def i2c(addr, vector):
+# The stand-in's two writes, timed from their first line (no tuple made, no call on to a
+# counter): what is left of them in the pass is a Python method call, where the board's
+# machine.I2C makes a call into C.
+def writeto(self, addr, buf):
+    t = ticks()
+    bus[0] += 9 * (len(buf) + 1) + 2
+    spent[0] += diff(ticks(), t)
+    return len(buf)
+
+def writevto(self, addr, vector):
     t = ticks()
     n = 0
     for part in vector:
@@ -118,7 +127,8 @@ def i2c(addr, vector):
 def clock():   # the pass's clock: time.ticks_us less the time counting I2C bytes took
     return time.ticks_add(ticks(), -spent[0])
 
-machine.I2C.sink = i2c
+machine.I2C.writeto = writeto
+machine.I2C.writevto = writevto
 NONE = %(none)d
 
 import vfs
