@@ -95,6 +95,9 @@ class Display(SSD1306):
 
 
 # -- LED -----------------------------------------------------------------------------------
+OFF = (0, 0, 0)
+
+
 class Led:
     """The RGB LED as config.LED_KIND wires it: "rgb", "rgb_anode" or "neopixel"."""
 
@@ -117,42 +120,38 @@ class Led:
         else:
             raise ValueError("config.LED_KIND must be rgb, rgb_anode or neopixel, not %r"
                              % (self.kind,))
-        self._write(0, 0, 0)
+        self._write(OFF)
 
     def show(self, colour):
         """A card colour ("green", "yellow", "red", "black" shows purple), "white" (the
-        timed warning) or None for off.
-        Cheap to call every loop: the same colour again writes nothing."""
+        timed warning) or None for off. Cheap to call every loop: the same colour again
+        writes nothing. The last call before a drawn card's LED: config's colours as they
+        are (0-255 already), no clamping."""
         if colour == self.colour:
             return
-        if colour is None:
-            rgb = (0, 0, 0)
-        elif colour in config.LED_COLOURS:
-            rgb = config.LED_COLOURS[colour]
-        else:
+        rgb = OFF if colour is None else config.LED_COLOURS.get(colour)
+        if rgb is None:
             raise ValueError("no LED colour for %r" % (colour,))
-        self.rgb(rgb[0], rgb[1], rgb[2])
+        if rgb != self.value:
+            self._write(rgb)
         self.colour = colour
 
     def rgb(self, r, g, b):
         """Any colour, each channel 0-255."""
         self.colour = ""   # not a card colour: the next show() writes
-        r = max(0, min(255, int(r)))
-        g = max(0, min(255, int(g)))
-        b = max(0, min(255, int(b)))
-        v = self.value
-        if r != v[0] or g != v[1] or b != v[2]:
-            self._write(r, g, b)
+        rgb = (max(0, min(255, int(r))), max(0, min(255, int(g))), max(0, min(255, int(b))))
+        if rgb != self.value:
+            self._write(rgb)
 
-    def _write(self, r, g, b):
-        self.value = (r, g, b)
+    def _write(self, rgb):
+        self.value = rgb
         if self._np is not None:
-            self._np[0] = self.value
+            self._np[0] = rgb
             self._np.write()
         else:
-            self._pwm[0].duty_u16(r * 257)   # 255 * 257 = 65535
-            self._pwm[1].duty_u16(g * 257)
-            self._pwm[2].duty_u16(b * 257)
+            self._pwm[0].duty_u16(rgb[0] * 257)   # 255 * 257 = 65535
+            self._pwm[1].duty_u16(rgb[1] * 257)
+            self._pwm[2].duty_u16(rgb[2] * 257)
 
 
 # -- Buzzer --------------------------------------------------------------------------------
