@@ -835,7 +835,7 @@ def test_resume_keeps_the_pending_card_and_undo():
     keys(c, "D D")
     c2 = roundtrip(c)
     assert c2.action.pending == "red" and c2.view().led == "red"
-    assert c2.play.undo["draws"] == 0
+    assert saved.rewound(c2.action, c2.play.undo).draws == 0
     rng = Pick("yellow")
     c2.rng = rng
     rng.c = c2

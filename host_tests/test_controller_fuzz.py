@@ -426,7 +426,7 @@ def state_key(c):
     locked = shown.locked
     referee_screen = m.back if m is not None and locked else shown
     p = c.play
-    return (s, p and (freeze(saved.to_dict(p.action)), freeze(p.undo), p.card, p.applied,
+    return (s, p and (freeze(saved.to_dict(p.action)), p.undo, p.card, p.applied,
                       p.ended),
             freeze(c.settings),
             shown.code if s in ("lock", "newcode") else None,

@@ -26,6 +26,7 @@ import pytest
 from conftest import ROOT
 from carddraw import config, protocol
 from carddraw.app import App
+from carddraw.saved import unpacked
 from carddraw.store import Store
 from fakeflash import FakeFlash, PowerCut
 from test_controller_fuzz import figure
@@ -58,7 +59,7 @@ class Bench:
         def commit(records, settings=None, hint=None):
             ok = keep(records, settings, hint)
             assert ok
-            self.commits.append((self.ops(), json.loads(json.dumps(records))))
+            self.commits.append((self.ops(), json.loads(json.dumps([unpacked(r) for r in records]))))
             return ok
         self.store.commit = commit
         self.now = 1000

@@ -257,7 +257,7 @@ class App:
         is all on flash."""
         c = self.controller
         changed = c.settings_version != self.committed  # else the store has them already
-        ok = self.store.commit(c.take_log(), c.settings if changed else None, c.hint())
+        ok = self.store.commit(c.take_records(), c.settings if changed else None, c.hint())
         if ok:
             self.committed = c.settings_version
         if c.settings_version != self.settings_version:

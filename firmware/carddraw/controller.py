@@ -39,6 +39,7 @@ from carddraw.playscreens import SCREENS
 from carddraw.referee import Lock
 from carddraw.render import View
 from carddraw.rng import Rng
+from carddraw.saved import unpacked
 from carddraw.screens import Message, Setup
 from carddraw.texts import wrap
 
@@ -170,7 +171,7 @@ class Controller:
         """Seconds of the timed warning on show (R21), 0 when none."""
         return self.play.warn if self.play is not None else 0
 
-    # take_beeps and take_log hand over what was queued; an empty list handed over is the
+    # take_beeps and take_records hand over what was queued; an empty list handed over is the
     # controller's own, kept (read it, never change it): a quiet pass allocates nothing here
     def take_beeps(self):
         beeps = self._beeps
@@ -178,11 +179,16 @@ class Controller:
             self._beeps = []
         return beeps
 
-    def take_log(self):
+    def take_records(self):
+        """The records queued, as made (packed or dicts): the app's, for the journal."""
         records = self._log
         if records:
             self._log = []
         return records
+
+    def take_log(self):
+        """The records queued, each a dict (README's "On a Pico")."""
+        return [unpacked(r) for r in self.take_records()]
 
     def resume_state(self):
         return self.play.state() if self.play is not None else None
@@ -333,11 +339,19 @@ class Controller:
         """A log record: {"ev": event, "ms": now, ...} (README's "On a Pico")."""
         entry = {"ev": event, "ms": self.now}
         entry.update(fields)
-        if self.seeded:
-            entry["seeded"] = True
-        if len(self._log) >= 64:  # the app takes the log every loop; never grow without end
-            self._log.pop(0)
-        self._log.append(entry)
+        self.add(entry)
+
+    def add(self, record):
+        """A log record made whole by the caller: a dict {"ev": ..., "ms": ...}, or a record
+        of play packed (a list in saved.PACKED's order, the journal's own form: no keyword
+        dict to make and no dict to pack before a draw's LED)."""
+        if self.seeded:  # a field no packed record has: as a dict
+            record = unpacked(record)
+            record["seeded"] = True
+        log = self._log
+        if len(log) >= 64:  # the app takes the log every loop; never grow without end
+            log.pop(0)
+        log.append(record)
 
     def change(self, name, value):
         """Change one setting (the app saves settings when settings_version moves)."""

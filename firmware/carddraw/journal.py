@@ -35,27 +35,20 @@
 # at all, so an entry is whole or is not there.
 #
 # The records of play are written packed: a JSON array of the event and its fields' values in
-# PACKED's order (a record with other fields, "seeded" say, stays an object, as an older
-# firmware wrote them all). The keys were half of an entry's bytes: a draw whose pass also
-# accepts the card and ends the action took 327 B, two pages (a page holds about 230 B of a
-# commit), and an action's start 251 B; packed, 162 B and 115 B, one page each. The log's
-# lines stay objects: the store moves the records as they were made.
-import json
+# saved.PACKED's order, as the controller makes them (a record with other fields, "seeded"
+# say, stays an object, as an older firmware wrote them all). The keys were half of an
+# entry's bytes: a draw whose pass also accepts the card and ends the action took 327 B, two
+# pages (a page holds about 230 B of a commit), and an action's start 251 B; packed, 162 B
+# and 115 B, one page each. The log's lines stay objects: the store unpacks the records as
+# it moves them on.
 import sys
+from json import dumps, loads
 
 from carddraw.flashfs import folder
+from carddraw.saved import PACKED
 from carddraw.logline import LINE_MAX, read_line
 
 SLOTS = 3
-PACKED = {
-    "draw": ("ms", "n", "card", "deck", "timed"),
-    "redraw": ("ms", "n", "card", "left"),
-    "accept": ("ms", "n", "card", "deck", "state", "successes", "complications"),
-    "end": ("ms", "outcome", "successes", "needed", "complications", "draws"),
-    "stop": ("ms", "successes", "needed", "draws"),
-    "start": ("ms", "skill", "ranks", "helpers", "bonus", "difficulty", "needed", "auto",
-              "redraws", "referee", "timed", "interval", "chain", "chance", "deck"),
-}
 PREFIX = "j"
 DIR = "journal/"
 _SEP = (",", ":")
@@ -81,7 +74,8 @@ class Journal:
         self.ready = None   # a folder made, all its slots free, for when the current is used
         self.making = None  # [folder number, step, parent] of one made in idle passes
         self.dropping = None  # the name of a used-up folder (.tmp) being removed
-        self.opened = None  # (path, file): the next entry's slot, opened in an idle pass
+        self.opened = None  # (folder number, slot, file): the next entry's slot, opened in
+                            # an idle pass
         self.next = 1       # the next entry's number
         self.entries = []   # (entry number, folder number, header, records) oldest first;
                             # the records are let go (emptied) once the log holds them
@@ -180,31 +174,32 @@ class Journal:
     # -- a pass: one entry -----------------------------------------------------------------------
     def write(self, seq, hint, settings, records):
         """One entry: the records (their first is number `seq`), the hint, the settings
-        changed (a dict, or None), on flash when this returns (OSError if not)."""
+        changed (a dict, or None), on flash when this returns (OSError if not). A press's
+        pass runs this before its LED: its slot was opened in an idle pass (open_next), so it
+        only formats, writes and closes."""
         head = {"j": self.next, "q": seq, "n": len(records), "p": hint}
         if settings:
             head["s"] = settings
-        lines = [json.dumps(head, separators=_SEP)]
+        text = dumps(head, separators=_SEP) + "\n"
         for r in records:
-            line = json.dumps(_packed(r), separators=_SEP)
+            line = dumps(r if type(r) is list else _packed(r), separators=_SEP)
             if len(line) >= LINE_MAX:  # what the log makes of it anyway (logline.seal)
-                line = json.dumps({"ev": "too long", "was": str(r.get("ev"))[:40]},
-                                  separators=_SEP)
-            lines.append(line)
-        lines.append("")  # the last line's newline
-        text = "\n".join(lines)
-        if not self.folders or self.folders[-1][1] >= SLOTS:
+                line = dumps({"ev": "too long",
+                              "was": str(r[0] if type(r) is list else r.get("ev"))[:40]},
+                             separators=_SEP)
+            text += line + "\n"
+        folders = self.folders
+        if not folders or folders[-1][1] >= SLOTS:
             if self.ready is None:
                 raise OSError(28)  # no slot left: the store catches up first (Store.commit)
-            self.folders.append([self.ready, 0])
+            folders.append([self.ready, 0])
             self.ready = None
-        folder = self.folders[-1]
-        path = self._path(folder[0], folder[1])
+        folder = folders[-1]
         opened, self.opened = self.opened, None
-        if opened is not None and opened[0] != path:  # not this slot (it cannot be): let go,
-            opened[1].close()  # a commit of the empty slot it was
-            opened = None
-        f = opened[1] if opened else self.fs.open(path, "wb")
+        if opened is not None and (opened[0] != folder[0] or opened[1] != folder[1]):
+            opened[2].close()  # not this slot (it cannot be): let go, a commit of the empty
+            opened = None      # slot it was
+        f = opened[2] if opened else self.fs.open(self._path(folder[0], folder[1]), "wb")
         try:
             f.write(text.encode() if _BYTES else text)
         finally:
@@ -228,8 +223,7 @@ class Journal:
             n, slot = self.ready, 0
         else:
             return False
-        path = self._path(n, slot)
-        self.opened = (path, self.fs.open(path, "wb"))
+        self.opened = (n, slot, self.fs.open(self._path(n, slot), "wb"))
         return True
 
     def prepare(self):
@@ -309,7 +303,7 @@ def _parse(line, record=False):
     holding an object, or for a record, a packed one)."""
     if not line.endswith(b"\n"):
         raise ValueError("not a whole line")
-    obj = json.loads(line.decode())
+    obj = loads(line.decode())
     if record and isinstance(obj, list):
         names = PACKED.get(obj[0]) if obj and isinstance(obj[0], str) else None
         if names is None or len(obj) != len(names) + 1:
@@ -327,12 +321,13 @@ def _packed(record):
     """A record as written in an entry: a list of its event and its fields in PACKED's
     order, if its fields are those; else the record itself."""
     ev = record.get("ev")
-    names = PACKED.get(ev) if isinstance(ev, str) else None
+    names = PACKED.get(ev) if type(ev) is str else None
     if names is None or len(record) != len(names) + 1:
         return record
-    values = [record["ev"]]
-    for name in names:
-        if name not in record:
-            return record
-        values.append(record[name])
+    values = [ev]
+    try:
+        for name in names:
+            values.append(record[name])
+    except KeyError:  # the same number of fields, not the same ones
+        return record
     return values

@@ -28,7 +28,7 @@ class Play:
         self.action = action
         self.card = None        # the colour on the card screen
         self.applied = False    # ... and whether its result has applied (R15)
-        self.undo = None        # saved.to_dict of the action before its last draw
+        self.undo = None        # saved.snapshot of the action before its last draw
         self.ended = "success"  # after a success or a stop: "success", "finishing", "summary"
         self.due = 0            # timed mode: when the next draw comes (R21)
         self.warn = 0           # seconds of warning on show, 0 = none
@@ -52,11 +52,10 @@ class Play:
         planned = ctl.planned_odds(a.deck.counts())  # set-up's, by the same sweep: not twice
         if planned is not None:
             play._odds = (play._odds_key(), planned)
-        ctl.record("start", skill=a.skill, ranks=a.ranks, helpers=a.helpers, bonus=a.bonus,
-                   difficulty=list(a.difficulty), needed=a.needed, auto=a.auto,
-                   redraws=a.redraws, referee=a.referee, timed=settings["timed"],
-                   interval=settings["interval"], deck=list(a.deck.counts()),
-                   chance=round(play.odds()[0], 4), chain=ctl.chained)
+        ctl.add(["start", ctl.now, a.skill, a.ranks, a.helpers, a.bonus, list(a.difficulty),
+                 a.needed, a.auto, a.redraws, a.referee, settings["timed"],
+                 settings["interval"], ctl.chained, round(play.odds()[0], 4),
+                 list(a.deck.counts())])  # saved.PACKED's order
         if not settings["frozen"]:  # R6: each action its own difficulty, unless the referee's
             for name in known.DIFFICULTY:
                 ctl.change(name, 0)
@@ -74,8 +73,7 @@ class Play:
         action = play.action
         undo = state.get("undo")
         try:
-            saved.from_dict(undo)
-            play.undo = undo
+            play.undo = saved.snapshot(saved.from_dict(undo))
         except Exception:
             pass
         card = state.get("card")
@@ -175,9 +173,12 @@ class Play:
                                  + ("w" if warned else ""))
         return last[3]
 
-    def log(self, event, **fields):
+    def log(self, record):
+        """A record of play, made whole here: a list in saved.PACKED's order for the records
+        a draw makes before its LED (draw, redraw, accept, end, stop), else a dict
+        {"ev": ..., "ms": now, ...}."""
         if not self.replaying:
-            self.ctl.record(event, **fields)
+            self.ctl.add(record)
 
     def beep(self, name):
         if not self.replaying:
@@ -185,8 +186,9 @@ class Play:
 
     def state(self):
         """The resume state: everything restore() needs, as JSON-able data."""
+        undo = self.undo and saved.to_dict(saved.rewound(self.action, self.undo))
         return {"v": 1, "screen": self.home(), "action": saved.to_dict(self.action),
-                "undo": self.undo, "card": self.card, "applied": self.applied,
+                "undo": undo, "card": self.card, "applied": self.applied,
                 "ended": self.ended}
 
     # -- what it shows --------------------------------------------------------------------
@@ -236,14 +238,14 @@ class Play:
 
     def draw(self, timed, card=None):
         action = self.action
-        snapshot = saved.to_dict(action)
+        snapshot = saved.snapshot(action)
         colour = action.draw(self.rng(card))  # R9; R22 raises on an empty deck: no change
         self.undo = snapshot
         self.rearm()
         self.card = colour
         self.applied = False
-        self.log("draw", n=action.draws, card=colour, deck=list(action.deck.counts()),
-                 timed=timed)
+        self.log(["draw", self.ctl.now, action.draws, colour, list(action.deck.counts()),
+                  timed])
         self.beep("black" if colour == BLACK else "card")
         if action.redraws_left == 0 and not self.replaying:
             self.accept()  # R15: no redraw left, the card applies at once (its own record)
@@ -252,7 +254,7 @@ class Play:
         action = self.action
         colour = action.redraw(self.rng(card))  # R15
         self.card = colour
-        self.log("redraw", n=action.draws, card=colour, left=action.redraws_left)
+        self.log(["redraw", self.ctl.now, action.draws, colour, action.redraws_left])
         self.beep("black" if colour == BLACK else "card")
         if action.redraws_left == 0 and not self.replaying:
             self.accept()
@@ -262,8 +264,8 @@ class Play:
         colour = action.pending
         state = action.accept()  # R10-R14
         self.applied = True
-        self.log("accept", n=action.draws, card=colour, deck=list(action.deck.counts()),
-                 state=state, successes=action.successes, complications=action.complications)
+        self.log(["accept", self.ctl.now, action.draws, colour, list(action.deck.counts()),
+                  state, action.successes, action.complications])
         if state == SUCCEEDED:
             self.beep("success")
             self.end(state)
@@ -281,7 +283,7 @@ class Play:
     def stop(self):
         action = self.action
         action.stop()  # R16
-        self.log("stop", successes=action.successes, needed=action.needed, draws=action.draws)
+        self.log(["stop", self.ctl.now, action.successes, action.needed, action.draws])
         self.end(STOPPED)
         self.beep("fail")
         self.finish()  # R16: a stop, like a success, goes to the finishing (R23)
@@ -294,8 +296,8 @@ class Play:
     def end(self, outcome):
         """The action's one and final end record (R14, R16, R17)."""
         a = self.action
-        self.log("end", outcome=outcome, successes=a.successes, needed=a.needed,
-                 complications=a.complications, draws=a.draws)
+        self.log(["end", self.ctl.now, outcome, a.successes, a.needed, a.complications,
+                  a.draws])
 
     def timed(self, held):
         """R21: a draw by itself an interval after the last, a 5 s warning first, whatever
@@ -356,13 +358,14 @@ class Play:
         action = self.action
         action.referee_continue()  # R14: the black leaves the deck
         self.card = None           # ... and the screen, if it was still on show (no redraws)
-        self.log("referee", decision="continue", deck=list(action.deck.counts()))
+        self.log({"ev": "referee", "ms": self.ctl.now, "decision": "continue",
+                  "deck": list(action.deck.counts())})
         self.rearm()
 
     def referee_fail(self):
         self.action.referee_end()  # R14
         self.card = None
-        self.log("referee", decision="end")
+        self.log({"ev": "referee", "ms": self.ctl.now, "decision": "end"})
         self.end(FAILED)
         self.beep("fail")
 
@@ -370,13 +373,15 @@ class Play:
         """R18 -> the helpers still helping."""
         action = self.action
         helping = action.helper_leaves()
-        self.log("helper_leaves", helpers=helping, deck=list(action.deck.counts()))
+        self.log({"ev": "helper_leaves", "ms": self.ctl.now, "helpers": helping,
+                  "deck": list(action.deck.counts())})
         return helping
 
     def adjust(self, colour, delta):
         action = self.action
         action.adjust(colour, delta)  # R19, R8 settles; RuleError if not possible
-        self.log("adjust", colour=colour, delta=delta, deck=list(action.deck.counts()))
+        self.log({"ev": "adjust", "ms": self.ctl.now, "colour": colour, "delta": delta,
+                  "deck": list(action.deck.counts())})
 
     def can_undo(self):
         # Only while the action runs: once it has ended (success, stop, a black with no
@@ -388,16 +393,16 @@ class Play:
             if self.undo is None:
                 raise RuleError("cannot undo: there is no draw to undo")
             raise RuleError("cannot undo: the action has ended, and its end is final")
-        self.action = action = saved.from_dict(self.undo)
+        self.action = action = saved.rewound(self.action, self.undo)
         self.undo = None
         self.card = None
         self.applied = False
         self.ended = "success"
-        self.log("undo", draws=action.draws, state=action.state,
-                 deck=list(action.deck.counts()))
+        self.log({"ev": "undo", "ms": self.ctl.now, "draws": action.draws,
+                  "state": action.state, "deck": list(action.deck.counts())})
         self.rearm()
 
     def end_by_referee(self):
         a = self.action
-        self.ctl.record("end", outcome="ended by referee", successes=a.successes,
-                        needed=a.needed, complications=a.complications, draws=a.draws)
+        self.ctl.add(["end", self.ctl.now, "ended by referee", a.successes, a.needed,
+                      a.complications, a.draws])

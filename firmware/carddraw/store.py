@@ -17,6 +17,7 @@ from carddraw import config, settings as known
 from carddraw.flashfs import MISSING, Files, OsFs, folder
 from carddraw.journal import Journal
 from carddraw.logfile import LogFile
+from carddraw.saved import unpacked
 
 NOTICES_MAX = 8      # notices waiting for the screen
 SETTINGS_MAX = 4096  # bytes read at most from the settings file
@@ -114,7 +115,9 @@ class Store:
                 and (hint is None or hint == self._hint):
             return True  # a quiet pass: nothing to write, nothing allocated
         opened = self._open()
-        records = self._retry + self._merged(records)
+        records = self._merged(records) if records else []  # never the caller's list
+        if self._retry:
+            records = self._retry + records
         self._retry = records  # until they are on flash
         if not opened:
             return self._refused()
@@ -354,7 +357,8 @@ class Store:
         out = []
         over = None  # worked out when a record asks (a draw's are all KEPT: it never does)
         for record in records:
-            if _alike(record, self._same):
+            packed = type(record) is list  # a record of play: never a repeat, always kept
+            if not packed and self._same is not None and _alike(record, self._same):
                 self._repeats += 1
                 self._repeat_ms = record.get("ms")
                 if self._repeats >= config.LOG_REPEATS:
@@ -362,8 +366,9 @@ class Store:
                 continue
             if self._repeats:
                 out.append(self._repeat())
-            self._same = record  # never changed after it is logged (the log seals a copy)
-            kept = record.get("ev") in KEPT
+            # never changed after it is logged (the log seals a copy)
+            self._same = None if packed else record
+            kept = packed or record.get("ev") in KEPT
             if over is None and (self._dropped or not kept):
                 over = self._room() < self.reserve + self.reserve // 4
             if over and not kept:
@@ -412,7 +417,8 @@ class Store:
         for entry, skip in waiting:
             if entry[2]["q"] + skip != first + len(records):
                 break  # records lost before this entry too: the next move
-            records += entry[3][skip:]
+            for record in entry[3][skip:]:
+                records.append(unpacked(record))  # the log's lines are objects
         if not records:
             return False
         segments = len(log.segs)
