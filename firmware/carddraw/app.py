@@ -19,7 +19,7 @@ import sys
 
 from carddraw import config
 from carddraw.controller import Controller
-from carddraw.render import View, render
+from carddraw.render import View, prepare, render
 from carddraw.store import Store
 
 try:
@@ -89,6 +89,8 @@ class App:
         self.selftest = None        # selftest.SelfTest while the power-on self-test runs
         self.notice_until = now_ms + NOTICE_MS
         self.apply_settings()
+        # the pictures drawn once now, so that a press's pass only copies them
+        prepare(getattr(board.display, "buffer", None))
 
     def _notice(self, text):
         if text and text not in self.notices:

@@ -34,6 +34,19 @@
 #
 # RAM: on the board this module's bytecode sits in the heap, so the pictures are data, not
 # code: one 142-byte table of columns (bit 0 the top pixel) drawn by one routine, cols().
+#
+# Two ways to draw, the same pixels (host_tests/test_render.py compares them):
+# - on any canvas, with the drawing calls above (a test's recorder, a plain FrameBuffer);
+# - given the canvas's bytes (`pixels`: the display's 128-wide MONO_VLSB frame, as the app
+#   draws), by bytes: a page's column is one byte, so the frame seen as a GS8 FrameBuffer
+#   128 x 8 is its pages, and a GS8 blit or fill moves whole bytes (memset and byte copies in
+#   C). The pictures (the cards, the deck's symbols, the large digits, the title bar's icon
+#   and mark) are drawn once each by the first way into a little frame of their own, the
+#   first time one is shown, and kept (Tile); from then on a picture is one blit of a few
+#   dozen bytes. Why: framebuf's C costs a few ns a pixel on the host and the chip's model
+#   charges it at the bytecode's slowdown, so a card's frame drawn pixel by pixel (a stage of
+#   5,248 pixels cleared, 704 of card, 3,000 of narrow text) took 40 us natively, 13 ms on
+#   the chip's estimate; by bytes, a few us. The pictures kept take about 1.5 KB.
 from carddraw.config import COLS, ROWS, SKILLS, TITLE_COLS
 
 try:
@@ -66,6 +79,8 @@ class View:
 MARK_X = 94       # the skill's mark, left of the battery icon
 COLOURS = ("green", "yellow", "red", "black")
 LETTERS = "GYRB"
+NAMES = ("GREEN", "YELLOW", "RED", "BLACK")   # on the drawn card, beside it
+CARD_W = 22       # the drawn card's width (32 px high, at x 0, y 24)
 DECK_X = (0, 37, 66, 95)    # the deck's cells: green and black may reach two digits
 DECK_END = (37, 66, 95, 128)
 STAGE_Y = 23      # the stage and the foot lines: from here down (the deck ends at y 22)
@@ -155,13 +170,57 @@ def card(canvas, colour, x, y, w, h):
     pattern(canvas, colour, x + 2, y + 2, w - 4, h - 4)
 
 
+def letter(canvas, colour, x, y):
+    """The colour's letter on a dark window, on the drawn card at x, y."""
+    canvas.fill_rect(x + 4, y + 9, 14, 14, 0)
+    canvas.rect(x + 4, y + 9, 14, 14, 1)
+    canvas.text(LETTERS[colour], x + 7, y + 12, 1)
+
+
+def big_card(canvas, colour, x, y):
+    """The drawn card, 22 x 32, its letter on a dark window."""
+    card(canvas, colour, x, y, CARD_W, 32)
+    letter(canvas, colour, x, y)
+
+
+def symbol(canvas, colour, x, y):
+    """A deck's card symbol, 9 x 14 (colour 4: an empty slot)."""
+    card(canvas, colour, x, y, 9, 14)
+
+
+def digit(canvas, ch, x, y):
+    """One of BIG's large digits (10 x 14; the point, its 2 lit columns only, 4 x 14)."""
+    at = 5 * BIG.find(ch)
+    if ch == ".":
+        cols(canvas, at + 1, 2, x, y, 2)
+    else:
+        cols(canvas, at, 5, x, y, 2)
+
+
+def digit_width(ch):
+    return 4 if ch == "." else 10
+
+
+def icon(canvas, skill, x, y):
+    """The skill's icon, dark on the lit title bar (8 columns)."""
+    cols(canvas, ICONS + 8 * skill, 8, x, y, 1, 0)
+
+
+def mark(canvas, skill, x, y):
+    """The skill's mark, dark on the lit title bar (16 columns)."""
+    cols(canvas, MARKS + 16 * skill, 16, x, y, 1, 0)
+
+
 def narrow(canvas, text, x, y, pixels=None):
     """Up to 14 characters 7 px apart (the 8x8 font leaves its last column blank for all but
-    a few glyphs, which overlap the next one's first): 98 px, beside the card. pixels: the
-    canvas's own bytes (a 128-wide MONO_VLSB frame), for y a multiple of 8: then in four C
-    calls, not one a character (see _LINE)."""
+    a few glyphs, which overlap the next one's first): 98 px, beside the card; on a clear
+    row. pixels: the canvas's own bytes (a 128-wide MONO_VLSB frame), for y a multiple of
+    8: then in four C calls, not one a character (see _LINE)."""
     n = min(14, len(text))
-    if pixels is None or framebuf is None or y & 7 or x + 7 * n >= W:
+    spot = None
+    if pixels is not None and framebuf is not None and not y & 7:
+        spot = _frame(pixels).spot(x, y >> 3)
+    if spot is None or n > spot[2]:
         text_at = canvas.text  # looked up once: a line is up to 14 calls (text() clips
         for ch in text[:14]:   # what passes the right edge)
             text_at(ch, x, y, 1)
@@ -169,78 +228,197 @@ def narrow(canvas, text, x, y, pixels=None):
         return
     if not n:
         return
-    _ACROSS.fill(0)
+    _LINE_BYTES.fill(0)
     _ACROSS.text(text, 0, 0, 1)
-    at = memoryview(pixels)[(y >> 3) * W + x:]
-    framebuf.FrameBuffer(at, 7, 8 * n, framebuf.MONO_VLSB, 7).blit(_GLYPHS, 0, 0, 0)
-    framebuf.FrameBuffer(at[7:], 1, 8 * n, framebuf.MONO_VLSB, 7).blit(_EIGHTHS, 0, 0, 0)
+    spot[0].blit(_SEVENS, 0, 0)      # bytes: the rest of the spot is dark, as the row was
+    spot[1].blit(_EIGHTHS, 0, 0, 0)  # pixels, lit ones only: onto the next glyph's first
 
 
-# A line of up to 14 characters drawn 8 px apart by one text() call, then copied 7 px apart
-# by two blits: the page's bytes are its columns (MONO_VLSB), so a FrameBuffer 7 wide with a
-# stride of 8 over the line's bytes holds its glyphs stacked, one a page, and one 7 wide with
-# a stride of 7 over the frame's page puts them side by side, 7 columns each; the glyphs'
-# eighth columns go on top of the next one's first, lit pixels only (key 0), as text() draws.
+# A line of up to 14 characters drawn 8 px apart by one text() call into _LINE, then put 7 px
+# apart by two blits: _LINE's bytes are its columns (MONO_VLSB), so a GS8 FrameBuffer 7 wide
+# with a stride of 8 over them has glyph k's first 7 columns as its row k, and one 7 wide
+# with a stride of 7 over the frame's page at x has its row k at columns x + 7k: a blit moves
+# 98 bytes. The glyphs' eighth columns go on top of the next one's first, lit pixels only
+# (key 0), as text() draws them, by a MONO_VLSB blit of 1 x 112 pixels.
 if framebuf is not None:
     _LINE = bytearray(8 * 14)
+    _LINE_BYTES = framebuf.FrameBuffer(_LINE, 8 * 14, 1, framebuf.GS8)
     _ACROSS = framebuf.FrameBuffer(_LINE, 8 * 14, 8, framebuf.MONO_VLSB)
-    _GLYPHS = framebuf.FrameBuffer(_LINE, 7, 8 * 14, framebuf.MONO_VLSB, 8)
+    _SEVENS = framebuf.FrameBuffer(_LINE, 7, 14, framebuf.GS8, 8)
     _EIGHTHS = framebuf.FrameBuffer(memoryview(_LINE)[7:], 1, 8 * 14, framebuf.MONO_VLSB, 8)
 
 
-def deck(canvas, counts, before=None):
+class _Frame:
+    """The frame's bytes as GS8 pages (`pages`, 128 x 8: a byte a column of a page), and the
+    spots narrow() writes to, made the first time (a FrameBuffer and a memoryview are heap
+    objects, and a draw's pass must not make any): kept with the bytes they are over."""
+
+    def __init__(self, pixels):
+        self.pixels = pixels
+        self.pages = framebuf.FrameBuffer(pixels, W, len(pixels) // W, framebuf.GS8)
+        self.spots = {}
+
+    def spot(self, x, page):
+        """-> (the GS8 FrameBuffer of the glyphs' 7 columns, the MONO_VLSB one of their eighth
+        columns, how many glyphs fit) at column x of a page, or None where none does."""
+        key = page * W + x
+        spot = self.spots.get(key)
+        if spot is None:
+            # glyphs whose eighth column stays on the page, and whose bytes are in the frame
+            n = min(14, (W - 1 - x) // 7, (len(self.pixels) - key - 7) // 7)
+            if n < 1:
+                return None
+            at = memoryview(self.pixels)[key:]
+            spot = self.spots[key] = (framebuf.FrameBuffer(at, 7, n, framebuf.GS8, 7),
+                                      framebuf.FrameBuffer(at[7:], 1, 8 * n,
+                                                           framebuf.MONO_VLSB, 7), n)
+        return spot
+
+
+# The pictures' tiles, by key: each drawn the first time by the first way into w x pages of
+# its own (dark, or lit for the title bar's pictures: key 64 and up), then kept as the GS8
+# FrameBuffer of its bytes. prepare() draws them all (the app, at power-on): a press's pass
+# only blits them.
+_TILES = {}
+_LAST = [None]   # the _Frame of the bytes drawn last
+
+
+def _tile(key, w, pages, picture, what, y0):
+    """The tile of picture(canvas, what, 0, y0)."""
+    got = _TILES.get(key)
+    if got is None:
+        buf = bytearray(w * pages)
+        mono = framebuf.FrameBuffer(buf, w, 8 * pages, framebuf.MONO_VLSB)
+        if key >= 64:
+            mono.fill(1)
+        picture(mono, what, 0, y0)
+        got = _TILES[key] = framebuf.FrameBuffer(buf, w, pages, framebuf.GS8)
+    return got
+
+
+def symbol_tile(kind):
+    """A deck's symbol: rows 8 to 23, whose first and last are dark in the frame there."""
+    return _tile(16 + kind, 9, 2, symbol, kind, 1)
+
+
+def card_tile(colour):
+    """The drawn card: pages 3 to 6 at x 0."""
+    return _tile(24 + colour, CARD_W, 4, big_card, colour, 0)
+
+
+def digit_tile(g):
+    """BIG[g], large: rows 32 to 47, whose first and last are dark in the frame there."""
+    ch = BIG[g]
+    return _tile(32 + g, digit_width(ch), 2, digit, ch, 1)
+
+
+def icon_tile(skill):
+    return _tile(64 + skill, 8, 1, icon, skill, 0)
+
+
+def mark_tile(skill):
+    return _tile(72 + skill, 16, 1, mark, skill, 0)
+
+
+def prepare(pixels=None):
+    """Every picture's tile drawn now, and the places narrow text goes in the frame `pixels`
+    (the display's bytes) made: the app does it at power-on, so that no press's pass makes
+    one (a start's frame would draw a dozen)."""
+    if framebuf is None:
+        return
+    if pixels is not None:
+        frame = _frame(pixels)
+        for y in range(24, 56, 8):  # the card's lines
+            frame.spot(26, y >> 3)
+        frame.spot(66, 4)           # the deck view's side
+        frame.spot(66, 5)
+    for kind in range(5):
+        symbol_tile(kind)
+    for colour in range(4):
+        card_tile(colour)
+    for g in range(len(BIG)):
+        digit_tile(g)
+    for skill in range(len(SKILLS)):
+        icon_tile(skill)
+        mark_tile(skill)
+
+
+def _frame(pixels):
+    frame = _LAST[0]
+    if frame is None or frame.pixels is not pixels:
+        frame = _LAST[0] = _Frame(pixels)
+    return frame
+
+
+def deck(canvas, counts, before=None, frame=None):
     """R20: the deck, a card symbol (or an empty slot), letter and count per colour. before:
     the counts already drawn there (None: nothing is), so only the cells that differ are
-    drawn again."""
+    drawn again. frame: the canvas's _Frame, for the symbols' tiles."""
     # a count of two digits reaches past the yellow and red cells (and only past them)
     if before is not None and max(counts[1], counts[2], before[1], before[2]) > 9:
         canvas.fill_rect(0, 9, W, 14, 0)  # into its neighbour's cell: the whole row again
         before = None
-    for c in range(4):
+    for c in range(4):  # the symbols, then the counts over them (a count may reach the next)
         n = counts[c]
         if before is not None:
             if before[c] == n:
                 continue
             canvas.fill_rect(DECK_X[c], 9, DECK_END[c] - DECK_X[c], 14, 0)
-        card(canvas, c if n else 4, DECK_X[c], 9, 9, 14)
-        canvas.text("%s%d" % (LETTERS[c], min(n, 99)), DECK_X[c] + 9, 12, 1)
+        kind = c if n else 4
+        if frame is None:
+            symbol(canvas, kind, DECK_X[c], 9)
+        else:
+            frame.pages.blit(symbol_tile(kind), DECK_X[c], 1)
+    for c in range(4):
+        n = counts[c]
+        if before is None or before[c] != n:
+            canvas.text("%s%d" % (LETTERS[c], min(n, 99)), DECK_X[c] + 9, 12, 1)
 
 
 def draw(canvas, art, before=None, pixels=None):
     """Draw art (see above) under the lit title bar, the title bar's own pictures included
     unless before (the counts of the art drawn there, under the same title bar) is given:
     then only what differs, the stage and the foot lines cleared first."""
+    frame = None if pixels is None or framebuf is None else _frame(pixels)
     if before is None:  # the skill's icon, the title and the skill's mark, dark in the bar
         skill = SKILLS.index(art[1])
-        cols(canvas, ICONS + 8 * skill, 8, 1, 0, 1, 0)
+        if frame is None:
+            icon(canvas, skill, 1, 0)
+            mark(canvas, skill, MARK_X, 0)
+        else:
+            frame.pages.blit(icon_tile(skill), 1, 0)
+            frame.pages.blit(mark_tile(skill), MARK_X, 0)
         canvas.text(art[2][:10], 11, 0, 0)
-        cols(canvas, MARKS + 16 * skill, 16, MARK_X, 0, 1, 0)
-    else:
+    elif frame is None:
         canvas.fill_rect(0, STAGE_Y, W, 64 - STAGE_Y, 0)
-    deck(canvas, art[3], before)
+    else:  # the row at STAGE_Y, then pages 3 to 7 by bytes
+        canvas.fill_rect(0, STAGE_Y, W, 1, 0)
+        frame.pages.fill_rect(0, 3, W, 5, 0)
+    deck(canvas, art[3], before, frame)
     if art[0] == "card":
         colour, label, words, foot = art[4:8]
         c = COLOURS.index(colour)
-        card(canvas, c, 0, 24, 22, 32)
-        canvas.fill_rect(4, 33, 14, 14, 0)   # the letter on the card, on a dark window
-        canvas.rect(4, 33, 14, 14, 1)
-        canvas.text(LETTERS[c], 7, 36, 1)
-        texts = [colour.upper(), label] + list(words[:2])
-        for i in range(len(texts)):
-            narrow(canvas, texts[i], 26, 24 + 8 * i, pixels)
+        if frame is None:
+            big_card(canvas, c, 0, 24)
+        else:
+            frame.pages.blit(card_tile(c), 0, 3)
+        narrow(canvas, NAMES[c], 26, 24, pixels)
+        narrow(canvas, label, 26, 32, pixels)
+        for i in range(min(2, len(words))):
+            narrow(canvas, words[i], 26, 40 + 8 * i, pixels)
         foot = foot[:1]
     else:
         chance, side, foot = art[4:7]
         canvas.text("Chance", 0, 24, 1)
         x = 0
-        for ch in chance:       # the large digits
+        for ch in chance:       # the large digits, 12 px apart (the point 6)
             g = BIG.find(ch)
             if g >= 0:
-                at, n = 5 * g, 5
-                if ch == ".":   # its 2 lit columns only
-                    at, n = at + 1, 2
-                cols(canvas, at, n, x, 33, 2)
-                x += 2 * n + 2
+                if frame is None:
+                    digit(canvas, ch, x, 33)
+                else:
+                    frame.pages.blit(digit_tile(g), x, 4)
+                x += digit_width(ch) + 2
         for i in range(min(2, len(side))):
             narrow(canvas, side[i][:6], 66, 32 + 8 * i, pixels)
         foot = foot[:2]
@@ -265,8 +443,9 @@ def render(view, canvas, battery=None, last=None, pixels=None):
     picture with the same title bar draws only what differs, and a text view with the same
     title only its lines that differ (the same pixels as drawn whole: the title bar is a
     dozen calls, a draw changes one cell of the deck, a set-up press two or three lines of
-    eight: 9 us against 22-26 on native MicroPython). pixels: the canvas's bytes, for the
-    narrow text's blits (narrow())."""
+    eight: 9 us against 22-26 on native MicroPython). pixels: the canvas's bytes, for
+    drawing by bytes (see above)."""
+    pages = None if pixels is None or framebuf is None else _frame(pixels).pages
     art = view.art
     if last is not None and last[1] == battery:
         if art and last[0] and last[0][1] == art[1] and last[0][2] == art[2]:
@@ -279,12 +458,19 @@ def render(view, canvas, battery=None, last=None, pixels=None):
             for i in range(1, ROWS):
                 line = lines[i] if i < n else ""
                 if line != (before[i] if i < m else ""):
-                    canvas.fill_rect(0, 8 * i, W, 8, 0)
+                    if pages is None:
+                        canvas.fill_rect(0, 8 * i, W, 8, 0)
+                    else:
+                        pages.fill_rect(0, i, W, 1, 0)
                     if line:
                         canvas.text(_cut(line, COLS), 0, 8 * i, 1)
             return
-    canvas.fill(0)
-    canvas.fill_rect(0, 0, W, 8, 1)
+    if pages is None:
+        canvas.fill(0)
+        canvas.fill_rect(0, 0, W, 8, 1)
+    else:  # by bytes: the frame dark, the title bar's page lit
+        pages.fill(0)
+        pages.fill_rect(0, 0, W, 1, 255)
     if art:
         draw(canvas, art, None, pixels)
     else:
