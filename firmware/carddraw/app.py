@@ -307,7 +307,8 @@ class App:
         drawn = self.drawn
         if drawn is not None and self.on_show is view and drawn[2] == self.battery:
             return          # the view on show again costs nothing; another is compared
-        key = (view.screen, tuple(view.lines), self.battery, view.art)  # by what it shows
+        art = view.art  # by what it shows: a picture, or the lines (a picture's are not
+        key = (view.screen, None if art else tuple(view.lines), self.battery, art)  # drawn)
         if key != drawn:
             display = board.display  # its plain FrameBuffer, where it has one (ssd1306.py)
             canvas = getattr(display, "canvas", None)  # and its bytes, for render's blits

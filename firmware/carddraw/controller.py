@@ -108,43 +108,75 @@ class Controller:
 
     def view(self, quick=False):
         """The View on show. quick: the odds not worked out yet show as "..." (the app's
-        view in a pass that answers a press: a later pass works them out and redraws)."""
+        view in a pass that answers a press: a later pass works them out and redraws), and a
+        picture's lines, which are not drawn, are made only when first read (View.lines:
+        read before the next event, as the pictures and the bench read them)."""
         if self._view is not None and self._view.quick and not quick:
             self._view = None  # it left the odds out: now they are worked out
         if self._view is None:
             self.quick = quick
             self._left_out = False
             shown = self.shown
-            lines, led = shown.lines()
-            if len(lines[0]) > TITLE_COLS:  # room for the battery icon (a slice is a new
-                lines[0] = lines[0][:TITLE_COLS]  # string: only where one is too long)
-            art = shown.art(lines)
-            if self.seeded:  # the bench's seed chose the cards: every screen says so
-                title = lines[0]
-                if len(title) > TITLE_COLS - 5:  # the default code's mark, shortened
-                    title = title.replace(" !code", " !")
-                title = title[:TITLE_COLS - 5]
-                lines[0] = title + " " * (TITLE_COLS - 4 - len(title)) + "SEED"
-                if art:  # the graphics' title (their icon and mark still name the skill)
-                    art = art[:2] + ("SEEDED",) + art[3:]
             play = self.play
-            if play is not None and play.warn and shown.name != "active":
+            warn = play is not None and play.warn > 0 and shown.name != "active"
+            art = shown.art()
+            make = None
+            if art is None:
+                lines, led = self._lines(shown, warn)
+            else:
+                art, led = art
+                if quick:
+                    lines = None
+                    make = self._maker(shown, warn)
+                else:
+                    lines = self._lines(shown, warn)[0]
+                if self.seeded:  # the graphics' title (their icon and mark name the skill)
+                    art = art[:2] + ("SEEDED",) + art[3:]
+                if warn:  # both pictures end with their foot lines (render.py)
+                    art = art[:-1] + ((self._warning(),),)
+            if warn:
                 led = "white"  # R21: the warning shows on any screen
-                lines = (lines + [""] * ROWS)[:ROWS]
-                lines[ROWS - 1] = "%s in %ds!" % (
-                    "Accept" if play.card is not None and not play.applied else "Draw",
-                    play.warn)
-                if art:  # both pictures end with their foot lines (render.py)
-                    art = art[:-1] + ((lines[ROWS - 1],),)
-            if len(lines) > ROWS:
-                lines = lines[:ROWS]
-            for i in range(len(lines)):
-                if len(lines[i]) > COLS:
-                    lines[i] = lines[i][:COLS]
-            self._view = View(shown.name, lines, led, play is not None and play.warn > 0, art)
+            self._view = View(shown.name, lines, led, play is not None and play.warn > 0, art,
+                              make)
             self._view.quick = self._left_out  # "..." for odds not worked out yet
             self.quick = False
         return self._view
+
+    def _maker(self, shown, warn):
+        def make():  # as the quick view would have made them
+            self.quick = True
+            try:
+                return self._lines(shown, warn)[0]
+            finally:
+                self.quick = False
+        return make
+
+    def _lines(self, shown, warn):
+        """The screen's lines as shown: the title short of the battery icon, the seed's and
+        the timed warning's marks, ROWS lines of COLS characters at most. -> (lines, led)."""
+        lines, led = shown.lines()
+        if len(lines[0]) > TITLE_COLS:  # room for the battery icon (a slice is a new
+            lines[0] = lines[0][:TITLE_COLS]  # string: only where one is too long)
+        if self.seeded:  # the bench's seed chose the cards: every screen says so
+            title = lines[0]
+            if len(title) > TITLE_COLS - 5:  # the default code's mark, shortened
+                title = title.replace(" !code", " !")
+            title = title[:TITLE_COLS - 5]
+            lines[0] = title + " " * (TITLE_COLS - 4 - len(title)) + "SEED"
+        if warn:
+            lines = (lines + [""] * ROWS)[:ROWS]
+            lines[ROWS - 1] = self._warning()
+        if len(lines) > ROWS:
+            lines = lines[:ROWS]
+        for i in range(len(lines)):
+            if len(lines[i]) > COLS:
+                lines[i] = lines[i][:COLS]
+        return lines, led
+
+    def _warning(self):
+        play = self.play
+        return "%s in %ds!" % ("Accept" if play.card is not None and not play.applied
+                               else "Draw", play.warn)
 
     def led(self, quick=False):
         """The LED's colour (None: off), the view's; it blinks while warn (R21). A drawn card

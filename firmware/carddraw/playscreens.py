@@ -5,13 +5,15 @@ from carddraw.action import STOPPED, SUCCEEDED, FAILED, REFEREE
 from carddraw.deck import BLACK, GREEN, RED
 from carddraw.screens import Menu, Screen
 from carddraw.texts import (COLOUR_INDEX, COLOUR_NAMES, KINDS, deck_line, odds_line, pct,
-                            risk_line, skill_name, tally, words, wrap)
+                            risk_line, said, skill_name, tally)
 
 OUTCOMES = {SUCCEEDED: "Success reached!", FAILED: "The action fails",
             REFEREE: "Referee decides"}
 CONFIRM = ["Stop?", "Stopping short", "of success is a", "failed attempt:",
            "no retry today.", "", "D:stop  S:back"]
 NO_RETRY = "No retry today."  # R16: a stop short of success is a failed attempt
+CARD_NAMES = tuple(name + " card" for name in COLOUR_NAMES)  # the card screen's title
+EMPTY = ("Deck empty:", "call the referee")  # R22
 
 
 class PlayScreen(Screen):
@@ -55,30 +57,35 @@ class Active(PlayScreen):
         if play.warn:  # R21: white, a colour no card has
             return lines + ["DRAW IN %ds!" % play.warn, "S:stop now"], "white"
         if not sum(counts):  # R22: nothing to draw until the referee adds cards (R19)
-            return lines + ["Deck empty:", "call the referee"], None
+            return lines + list(EMPTY), None
         if timed:
             waiting = "Auto draw in %ds" % play.seconds_left(self.ctl.now)
         else:
             waiting = "Draws %-3d Redr %d" % (action.draws, action.redraws_left)
         return lines + [waiting, "D:draw  S:stop"], None
 
-    def art(self, lines):
+    def art(self):
         """The deck, the chance in large digits (R26), draws and redraws (or the time to the
-        next timed draw); under the digits the risks, or the timed warning, then the tally."""
+        next timed draw); under the digits the risks, or the timed warning, then the tally;
+        the LED: white during the warning (R21), else off."""
         play = self.play
         action = play.action
+        ctl = self.ctl
+        counts = action.deck.counts()
         side = ("Draw%2d" % action.draws, "Redr %d" % action.redraws_left)
+        odds = ctl.odds()
         if play.warn:
             hint = "DRAW %ds  S:stop" % play.warn
+        elif not sum(counts):  # R22: nothing to draw until the referee adds cards (R19)
+            hint = EMPTY[1]
         else:
-            full = sum(action.deck.counts())
-            hint = lines[4] if full else lines[7]  # the risks, or an empty deck's words
-            if self.ctl.settings["timed"]:  # no countdown to a draw an empty deck won't give
-                side = ("in %2ds" % play.seconds_left(self.ctl.now) if full else "Empty",
-                        side[0])
-        odds = self.ctl.odds()
-        return ("deck", action.skill, skill_name(action.skill), action.deck.counts(),
-                pct(odds and odds[0]).strip(), side, (hint, tally(action)))
+            hint = risk_line(odds and odds[1], odds and odds[2])
+        if ctl.settings["timed"]:  # no countdown to a draw an empty deck won't give
+            side = ("in %2ds" % play.seconds_left(ctl.now) if sum(counts) else "Empty",
+                    side[0])
+        return ("deck", action.skill, skill_name(action.skill), counts,
+                pct(odds and odds[0]).strip(), side, (hint, tally(action))), \
+            "white" if play.warn else None
 
 
 def card_label(action, colour, applied):
@@ -134,39 +141,38 @@ class Card(PlayScreen):
         play = self.play
         action = play.action
         colour = play.card
-        lines = [COLOUR_NAMES[COLOUR_INDEX[colour]] + " card",
+        lines = [CARD_NAMES[COLOUR_INDEX[colour]],
                  card_label(action, colour, play.applied)]
-        lines += (wrap(words(action.skill, colour)) + [""])[:2]
+        lines += said(action.skill, colour)
         if not play.applied:
             return lines + ["Redraws left %d" % action.redraws_left, "D:accept",
                             "H:redraw"], colour  # R15
         outcome = OUTCOMES.get(action.state) or tally(action)
         return lines + [outcome, "", "D:go on"], colour
 
-    def art(self, lines):
-        """The card, large, with its colour word, the label of what it did (lines[1]) and
-        the action's words (R24); at the foot, where the active screen has its tally: the
-        tally, the black's outcome, or the hint while a redraw is possible."""
+    def art(self):
+        """The card, large, with its colour word, the label of what it did and the action's
+        words (R24); at the foot, where the active screen has its tally: the tally, the
+        black's outcome, or the hint while a redraw is possible. The LED: the card's colour."""
         play = self.play
         action = play.action
+        colour = play.card
         if not play.applied:
             foot = "D:ok  H:redraw"
         else:
             # a success shows in the tally itself, in its place; a black's outcome replaces it
             foot = action.state != SUCCEEDED and OUTCOMES.get(action.state) or tally(action)
-        label = lines[1]
+        label = card_label(action, colour, play.applied)
         if len(label) > 14:  # beside the card only 14 fit: the numbers stay whole
-            if play.card == GREEN:  # "Success +3: 3/4" -> "Succ +3: 3/4", as the tally has it
+            if colour == GREEN:  # "Success +3: 3/4" -> "Succ +3: 3/4", as the tally has it
                 label = "Succ" + label[7:]
             else:  # "Complication 10" -> "Compl. 10"
                 label = label[:5] + ". " + label.split(" ")[-1]
-        said = lines[2:4]  # the words as the lines wrap them (16 columns), if 14 hold them
-        if len(said[0]) > 14 or len(said[1]) > 14:
-            said = wrap(words(action.skill, play.card), 14)[:2]
-        elif not said[1]:
-            said = said[:1]
+        words = said(action.skill, colour, 14)  # beside the card only 14 fit
+        if not words[1]:
+            words = words[:1]
         return ("card", action.skill, skill_name(action.skill), action.deck.counts(),
-                play.card, label, said, (foot,))
+                colour, label, words, (foot,)), colour
 
 
 class Confirm(PlayScreen):
@@ -188,7 +194,7 @@ class Confirm(PlayScreen):
 
 
 def catastrophe(action, title):
-    return [title, "Catastrophe!"] + (wrap(words(action.skill, BLACK)) + [""])[:2]
+    return [title, "Catastrophe!"] + list(said(action.skill, BLACK))
 
 
 class Black(PlayScreen):

@@ -59,16 +59,25 @@ class View:
     """What the device shows: a screen name, up to ROWS lines of up to COLS characters (the
     first is the title), the LED colour (None = off), whether it blinks (timed warning), and
     art: None, or what render() draws as graphics instead of the lines. The lines stay the
-    screen's words: the bench protocol's show and the tests read them."""
+    screen's words: the bench protocol's show and the tests read them. A picture's lines
+    are not drawn, so they may come as make(), called the first time they are read (lines
+    None): a press's pass that shows a picture never makes them."""
 
     quick = False  # the odds left out ("..."): controller.view(quick=True)
 
-    def __init__(self, screen, lines, led=None, blink=False, art=None):
+    def __init__(self, screen, lines, led=None, blink=False, art=None, make=None):
         self.screen = screen
-        self.lines = lines
+        self._lines = lines
+        self._make = make
         self.led = led
         self.blink = blink
         self.art = art
+
+    @property
+    def lines(self):
+        if self._lines is None:
+            self._lines = self._make()
+        return self._lines
 
     def __eq__(self, other):
         return (isinstance(other, View) and self.screen == other.screen

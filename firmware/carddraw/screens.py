@@ -37,8 +37,9 @@ class Screen:
         """-> (up to 8 lines, the first the title; the LED colour or None)."""
         return [self.name], None
 
-    def art(self, lines):
-        """What render.py draws instead of the lines (see render.py), or None."""
+    def art(self):
+        """-> None for a screen of text (its lines are drawn), or (what render.py draws
+        instead of the lines, the LED colour): its lines are then made only when read."""
         return None
 
     def covered(self):

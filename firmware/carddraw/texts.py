@@ -26,6 +26,20 @@ def words(skill, colour):
     return WORDS[SKILLS.index(skill)][COLOUR_INDEX[colour]]
 
 
+_SAID = {}
+
+
+def said(skill, colour, width=COLS):
+    """words() wrapped into two lines of at most width characters (the second "" if one
+    holds them), a tuple: each worked out the first time a card shows it, and kept: a
+    card's pass has no time to wrap words (12 phrases, two widths: at most 24 tuples)."""
+    key = (SKILLS.index(skill) << 3 | COLOUR_INDEX[colour]) * 32 + width
+    lines = _SAID.get(key)
+    if lines is None:
+        lines = _SAID[key] = tuple((wrap(words(skill, colour), width) + ["", ""])[:2])
+    return lines
+
+
 def wrap(text, width=COLS):
     """Words into lines of at most width characters (a longer word is cut)."""
     lines = []

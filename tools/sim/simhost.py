@@ -298,7 +298,7 @@ class Device:
         rendering of it; any other picture is read from its pixels (ocr)."""
         key = self.app.drawn
         if key is not None and key[3] and self.render_view() == binascii.hexlify(pic).decode():
-            lines = [line.rstrip() for line in key[1]]
+            lines = [line.rstrip() for line in self.app.on_show.lines]  # the picture's view
             return lines + [""] * (config.ROWS - len(lines))
         return self.ocr(pic)
 
@@ -333,7 +333,8 @@ class Device:
             return ""
         buf = bytearray(1024)
         fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
-        render(View(key[0], list(key[1]), art=key[3]), fb, key[2] * 10)
+        render(View(key[0], list(key[1] or ()), art=key[3]), fb, key[2] * 10)  # a picture's
+        # lines are not in the key: not drawn
         return binascii.hexlify(buf).decode()
 
     def stats(self):
