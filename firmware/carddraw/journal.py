@@ -27,12 +27,14 @@
 # exists (renamed .tmp first, then emptied: a folder .tmp, half made or half removed, is
 # removed at boot). An older firmware's folders, in the root, are moved into journal/ at boot.
 #
-# An entry: a header line {"j": entry number, "q": seq of its first record, "n": how many
-# records, "p": the play's hint (play.Play.hint), "s": settings changed (only if some did)},
-# then its records, one JSON
-# line each, without seq or hash (the log adds them: the records of entries follow each other
-# in seq order). The newest entry holds the current hint. littlefs commits a file whole or not
-# at all, so an entry is whole or is not there.
+# An entry: one line {"j": entry number, "q": seq of its first record, "n": how many records,
+# "p": the play's hint (play.Play.hint), "s": settings changed (only if some did), "r": the
+# records}, the records without seq or hash (the log adds them: the records of entries follow
+# each other in seq order): one dumps for a whole pass. An entry too long for a line
+# (LINE_MAX: the catch-up of many passes) has no "r" and its records on the lines after the
+# header, one a line, as an older firmware wrote every entry; both read back. The newest
+# entry holds the current hint. littlefs commits a file whole or not at all, so an entry is
+# whole or is not there.
 #
 # The records of play are written packed: a JSON array of the event and its fields' values in
 # saved.PACKED's order, as the controller makes them (a record with other fields, "seeded"
@@ -156,6 +158,12 @@ class Journal:
                     or type(head.get("n")) is not int or head["n"] < 0:
                 raise ValueError("header")
             records = []
+            inline = head.pop("r", None)  # the records in the header's line (write)
+            if inline is not None:
+                if type(inline) is not list or len(inline) != head["n"]:
+                    raise ValueError("records")
+                for r in inline:
+                    records.append(_record(r))
             while len(records) < head["n"]:
                 records.append(_parse(read_line(f), True))
             if f.readline(1):
@@ -180,14 +188,25 @@ class Journal:
         head = {"j": self.next, "q": seq, "n": len(records), "p": hint}
         if settings:
             head["s"] = settings
-        text = dumps(head, separators=_SEP) + "\n"
+        packed = records
         for r in records:
-            line = dumps(r if type(r) is list else _packed(r), separators=_SEP)
-            if len(line) >= LINE_MAX:  # what the log makes of it anyway (logline.seal)
-                line = dumps({"ev": "too long",
-                              "was": str(r[0] if type(r) is list else r.get("ev"))[:40]},
-                             separators=_SEP)
-            text += line + "\n"
+            if type(r) is not list:  # a record the controller did not pack (rarely)
+                packed = [r if type(r) is list else _packed(r) for r in records]
+                break
+        head["r"] = packed  # one line, one dumps: a draw's three records and all
+        text = dumps(head, separators=_SEP)
+        del head["r"]  # the entry kept in RAM keeps its records apart (let go when moved)
+        if len(text) < LINE_MAX:
+            text += "\n"
+        else:  # too long for a line: the header, then a line a record (as older firmware)
+            text = dumps(head, separators=_SEP) + "\n"
+            for r in packed:
+                line = dumps(r, separators=_SEP)
+                if len(line) >= LINE_MAX:  # what the log makes of it anyway (logline.seal)
+                    line = dumps({"ev": "too long",
+                                  "was": str(r[0] if type(r) is list else r.get("ev"))[:40]},
+                                 separators=_SEP)
+                text += line + "\n"
         folders = self.folders
         if not folders or folders[-1][1] >= SLOTS:
             if self.ready is None:
@@ -304,7 +323,12 @@ def _parse(line, record=False):
     if not line.endswith(b"\n"):
         raise ValueError("not a whole line")
     obj = loads(line.decode())
-    if record and isinstance(obj, list):
+    return _record(obj) if record else _object(obj)
+
+
+def _record(obj):
+    """A record as read: a packed one (a list) as a dict, an object as it is."""
+    if isinstance(obj, list):
         names = PACKED.get(obj[0]) if obj and isinstance(obj[0], str) else None
         if names is None or len(obj) != len(names) + 1:
             raise ValueError("not a packed record")
@@ -312,6 +336,10 @@ def _parse(line, record=False):
         for i in range(len(names)):
             r[names[i]] = obj[i + 1]
         return r
+    return _object(obj)
+
+
+def _object(obj):
     if not isinstance(obj, dict):
         raise ValueError("not an object")
     return obj
