@@ -58,15 +58,17 @@ class Action:
             raise RuleError("cannot %s: the %s card drawn must be accepted first" % (doing, self.pending))
 
     def _pick(self, rng):
-        total = self.deck.total()
+        deck = self.deck
+        total = deck.total()
         if total == 0:
             raise RuleError("the deck is empty: there is no card to draw")  # R22
-        return self.deck.colour_at(rng.randrange(total))  # R9
+        return deck.colour_at(rng.randrange(total))  # R9
 
     # -- drawing ------------------------------------------------------------------------------
     def draw(self, rng):
         """R9: draw one card; it is pending until accept() (R15)."""
-        self._between_draws("draw")
+        if self.state != ACTIVE or self.pending is not None:
+            self._between_draws("draw")  # raises, saying why
         colour = self._pick(rng)
         self.pending = colour
         self.draws += 1
@@ -95,16 +97,16 @@ class Action:
             raise RuleError("cannot accept: no card has been drawn")
         self.pending = None
         if colour == GREEN:                                   # R10
-            self.deck.add(GREEN, -1)
+            self.deck.shift(0, -1)
             self.successes += self.green_gain()               # R11 with the first
             self.auto_applied = True
             if self.successes >= self.needed:                 # R17
                 self.state = SUCCEEDED
         elif colour == YELLOW:                                # R12
-            self.deck.add(YELLOW, 1)
+            self.deck.shift(1, 1)
         elif colour == RED:                                   # R13
             self.complications += 1
-            self.deck.add(YELLOW, 1)
+            self.deck.shift(1, 1)
         else:                                                 # R14: no card added
             self.state = REFEREE if self.referee else FAILED
         return self.state

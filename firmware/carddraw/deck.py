@@ -73,16 +73,30 @@ class Deck:
         Removing more cards than the deck holds raises ValueError and changes nothing.
         """
         i = COLOURS.index(check_colour(colour))
-        counts = list(self._counts)
-        counts[i] = check_int(colour, counts[i] + delta, 0, MAX_CARDS)
-        self._counts = settle(*counts)
+        check_int(colour, self._counts[i] + delta, 0, MAX_CARDS)
+        self.shift(i, delta)
+
+    def shift(self, i, delta):
+        """add() for colour number i (COLOURS' order), delta known to leave a count in range:
+        the engine's own (a card applied, R10-R13), on the way to a drawn card's LED."""
+        g, y, r, b = self._counts
+        if i == 0:
+            g += delta
+        elif i == 1:
+            y += delta
+        elif i == 2:
+            r += delta
+        else:
+            b += delta
+        self._counts = settle(g, y, r, b)
 
     def colour_at(self, index):
         """R9: the colour of card number index; green first, then yellow, red, black."""
-        for colour, n in zip(COLOURS, self._counts):
-            if index < n:
-                return colour
-            index -= n
+        counts = self._counts
+        for i in range(4):
+            if index < counts[i]:
+                return COLOURS[i]
+            index -= counts[i]
         raise ValueError("card index out of range for a deck of %d" % self.total())
 
 

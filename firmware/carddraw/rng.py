@@ -93,7 +93,7 @@ class Rng:
     def randrange(self, n):
         """A whole number from 0 to n - 1, each equally likely (n from 1 to 2**30 - 1).
         Rejection sampling: a draw from the top partial block of n is thrown away."""
-        if not isinstance(n, int) or not 0 < n <= M30:
+        if type(n) is not int or not 0 < n <= M30:  # (a bool is no range either)
             raise ValueError("randrange needs a range of 1 to %d, not %r" % (M30, n))
         if n <= M16:
             top = M16

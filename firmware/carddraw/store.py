@@ -114,16 +114,17 @@ class Store:
         if not records and not self._retry and settings is None and self._opened \
                 and (hint is None or hint == self._hint):
             return True  # a quiet pass: nothing to write, nothing allocated
-        opened = self._open()
-        records = self._merged(records) if records else []  # never the caller's list
+        opened = self._opened or self._open()
+        records = self._merged(records) if records else []  # never the caller's empty list
         if self._retry:
             records = self._retry + records
         self._retry = records  # until they are on flash
         if not opened:
             return self._refused()
         hint = self._hint if hint is None else hint
-        changed = {}
+        changed = None
         if settings is not None:
+            changed = {}
             for name in settings:
                 if self._settings.get(name) != settings[name]:
                     changed[name] = settings[name]
@@ -138,7 +139,8 @@ class Store:
             self.flash_error(e)
             return self._refused()
         self._seq += len(records)
-        self._settings.update(changed)
+        if changed:
+            self._settings.update(changed)
         self._hint = hint
         self._retry = []
         return True
@@ -354,6 +356,13 @@ class Store:
         config.LOG_REPEATS; over the soft limit (config.LOG_RESERVE kept for an action to its
         end, and a quarter more) records not in KEPT are counted, logged as {"ev": "dropped",
         "n": N} once there is room: only play fills the log to where no action may start."""
+        if not self._repeats and not self._dropped:
+            for record in records:
+                if type(record) is not list:
+                    break
+            else:  # records of play only (a draw's pass): nothing to count, all kept
+                self._same = None
+                return records
         out = []
         over = None  # worked out when a record asks (a draw's are all KEPT: it never does)
         for record in records:
