@@ -216,11 +216,25 @@ def native_heap(lib):
     return worst_reached(got)
 
 
+BOARD_HEAP = 245888   # the stock v1.28 RPI_PICO build's GC heap (TOOLCHAIN.md)
+
+
+def board_heap(native, vm_boot):
+    """The native heap (KB) that is to the firmware's 64-bit objects what the board's heap is
+    to its 32-bit ones: BOARD_HEAP times the firmware's own heap after boot, native over the
+    VM's (the same steps, 32-bit as the RP2040). The chip-time session runs in it, so that it
+    fills, and collects garbage, as often as the board would: at the fit heap (runner.HEAP)
+    the larger objects leave it about a third of the board's free heap, and it collected in
+    passes where the board has room to spare."""
+    ratio = (native["start"] - native["boot"]) / float(vm_boot)
+    return int(BOARD_HEAP * ratio / KB + 1), ratio
+
+
 def heap_part(out, ctx):
     lib = ctx.lib()
     with out.measuring("heap under native MicroPython"):
         from native import runner
-        got = native_heap(lib)
+        got = ctx.native_heap()
         out.note("native MicroPython 1.29, -X heapsize=%s (%s B), the .mpy files, the board's "
                  "machine;" % (runner.HEAP, "{:,}".format(got["total"])))
         out.note("64-bit: objects about twice the RP2040's, an upper bound (the rp2 port once "
@@ -233,7 +247,7 @@ def heap_part(out, ctx):
         out.note("worst moment: an action, a %s card on show, the referee menu open, the "
                  "console and export loaded" % got["card"])
     with out.measuring("heap in the MicroPython VM"):
-        boot, worst = vm_heap(lib)
+        boot, worst = ctx.vm_heap()
         out.note("the MicroPython VM (WebAssembly, 32-bit as the RP2040), the same steps:")
         out.figure("firmware's heap after boot, VM", boot, "B")
         out.budget("firmware's heap at the worst moment, VM", worst, "B", 96 * KB)

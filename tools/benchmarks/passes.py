@@ -245,12 +245,13 @@ class NativeSessions:
     """The session under native MicroPython, RUNS times -> runs (lists of RECORD tuples), and
     the power-on of a fresh and a used device, RUNS times each."""
 
-    def __init__(self, lib, runs=RUNS):
+    def __init__(self, lib, runs=RUNS, heap=None):
         from native import runner
         why = runner.missing()
         if why:
             raise Unmeasurable(why)
         path = [lib, runner.compiled_py(BARE), runner.compiled_py(DEVICE)]
+        self.heap = heap or runner.HEAP
         base = "/dev/shm" if os.path.isdir("/dev/shm") else None
         tmp = tempfile.mkdtemp(prefix="carddraw_bench_", dir=base)
         try:
@@ -262,7 +263,7 @@ class NativeSessions:
                 flash = _erased(os.path.join(tmp, "flash%d" % n))
                 recs = os.path.join(tmp, "session%d.bin" % n)
                 got = runner.run(_given(flash, recs) + "REPS = %d\n" % REPS + HARNESS + SESSION,
-                                 path, timeout=TIMEOUT)
+                                 path, heap=self.heap, timeout=TIMEOUT)
                 self.factors.append(model.slowdown(got[1], got[2]))
                 self.runs.append(_records(recs))
             used = os.path.join(tmp, "flash0")   # the session's flash: a device in use
@@ -275,7 +276,7 @@ class NativeSessions:
                         _erased(booted)
                     recs = os.path.join(tmp, "boot.bin")
                     runner.run(_given(booted, recs) + "FRESH = %r\n" % (copy_of is None)
-                               + HARNESS + BOOT, path, timeout=TIMEOUT)
+                               + HARNESS + BOOT, path, heap=self.heap, timeout=TIMEOUT)
                     into.append(_records(recs)[0])
         finally:
             shutil.rmtree(tmp, True)
@@ -414,6 +415,12 @@ def chip_part(out, ctx):
     out.note("byte at %d kHz (model.py). Press -> LED counts the persist's flash work: it comes "
              "first. Budgets:" % (model.I2C_HZ // 1000))
     out.note("the slowest pass of each kind at typical flash times; the median pass beside it.")
+    kb, ratio = ctx.chip_heap()
+    out.note("Native heap %d KB: the board's 245,888 B x%.2f, the firmware's own heap after boot"
+             % (kb, ratio))
+    out.note("  native (64-bit) over the VM's (32-bit, as the RP2040): it fills and collects as "
+             "the board's would")
+    out.note("  (memory.board_heap; the fit and soak tests keep their smaller heaps).")
     out.write((ROW % ("event (ms)", "n", "median", "slowest", "=CPU", "+flash", "+I2C",
                       "worst", "budget", "")).rstrip())
     kinds = p.kinds

@@ -75,8 +75,20 @@ class Context:
     def flash(self):
         return self._get("flash", passes.FlashSession)
 
+    def native_heap(self):
+        return self._get("native_heap", lambda: memory.native_heap(self.lib()))
+
+    def vm_heap(self):
+        return self._get("vm_heap", lambda: memory.vm_heap(self.lib()))
+
+    def chip_heap(self):
+        """(KB, ratio): the native heap the chip-time session runs in (memory.board_heap)."""
+        return self._get("chip_heap", lambda: memory.board_heap(self.native_heap(),
+                                                                self.vm_heap()[0]))
+
     def native(self):
-        return self._get("native", lambda: passes.NativeSessions(self.lib()))
+        return self._get("native", lambda: passes.NativeSessions(
+            self.lib(), heap="%dk" % self.chip_heap()[0]))
 
     def passes(self):
         return self._get("passes", lambda: passes.Passes(self.flash(), self.native()))
