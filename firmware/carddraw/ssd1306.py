@@ -150,60 +150,68 @@ class SSD1306(framebuf.FrameBuffer):
         self.i2c.writeto(self.addr, buf)
 
     def show(self):
-        """Send the columns that differ from the last frame sent; return the data bytes sent."""
+        """Send the columns that differ from the last frame sent; return the data bytes sent.
+        One function, no call a page: each call of a method with this many locals costs its
+        frame taken from the heap and given back."""
+        rows = self._rows
+        sent_rows = self._sent_rows
+        changed = 0
+        if not self._all:
+            now = self._page
+            was = self._sent_page
+            for p in range(self.pages):
+                if now[p] != was[p]:  # memcmp: a page that did not change costs no more
+                    changed |= 1 << p
+            if changed == (1 << self.pages) - 1:  # a new picture, the title bar too: the
+                self._all = True                  # whole frame in one write
+        a = self._address
         if self._all:
-            self._send(0, self.width - 1, 0, self.pages - 1, self._mv)
-            self._sent_rows.blit(self._rows, 0, 0)
+            a[2] = 0
+            a[3] = self.width - 1
+            a[5] = 0
+            a[6] = self.pages - 1
+            self._write(a, self._mv)
+            sent_rows.blit(rows, 0, 0)
             self._all = False
             self.bytes_sent += len(self.buffer)
             return len(self.buffer)
-        now = self._page
-        was = self._sent_page
-        changed = 0
-        for p in range(self.pages):
-            if now[p] != was[p]:  # memcmp: a page that did not change costs no call
-                changed += 1
-        if changed == self.pages:  # a new picture (the title bar too): the whole frame in
-            self._all = True       # one write, not a scan and two writes for each page
-            return self.show()
         sent = 0
-        for p in range(self.pages):
-            if now[p] != was[p]:
-                sent += self._send_page(p)
+        p = 0
+        now = self._now_block
+        was = self._was_block
+        last = self._blocks - 1
+        while changed:
+            if changed & 1:
+                # the changed blocks of page p, from the first to the last
+                self._now_row.blit(rows, 0, -p)       # page p, as it is ...
+                self._was_row.blit(sent_rows, 0, -p)  # ... and as it was sent
+                b = 0
+                while now[b] == was[b]:
+                    b += 1
+                e = last
+                while now[e] == was[e]:
+                    e -= 1
+                n = e - b + 1
+                if n == self._blocks:
+                    view = self._page[p]
+                else:
+                    self._stage_row.blit(self._now_row, -b * _STEP, 0)  # columns b * 16 on
+                    view = self._stage_view[n]
+                a[2] = b * _STEP  # (no tuple: item by item)
+                a[3] = (e + 1) * _STEP - 1
+                a[5] = a[6] = p
+                self._write(a, view)
+                # Only now that the write returned: a page lost to a bus error goes next time.
+                sent_rows.blit(self._now_row, 0, p)
+                sent += n * _STEP
+            changed >>= 1
+            p += 1
         self.bytes_sent += sent
         return sent
 
-    def _send_page(self, p):
-        # The changed blocks of page p (it differs), from the first to the last; -> bytes.
-        self._now_row.blit(self._rows, 0, -p)       # page p, as it is ...
-        self._was_row.blit(self._sent_rows, 0, -p)  # ... and as it was sent
-        now = self._now_block
-        was = self._was_block
-        b = 0
-        while now[b] == was[b]:
-            b += 1
-        e = self._blocks - 1
-        while now[e] == was[e]:
-            e -= 1
-        n = e - b + 1
-        if n == self._blocks:
-            view = self._page[p]
-        else:
-            self._stage_row.blit(self._now_row, -b * _STEP, 0)  # columns b * 16 on, first
-            view = self._stage_view[n]
-        self._send(b * _STEP, (e + 1) * _STEP - 1, p, p, view)
-        # Only now that the write returned: a page lost to a bus error is sent again next time.
-        self._sent_rows.blit(self._now_row, 0, p)
-        return n * _STEP
-
-    def _send(self, x0, x1, first, last, view):
+    def _write(self, address, view):
         # One address command, then the pixels of that window in one data write.
-        a = self._address
-        a[2] = x0
-        a[3] = x1
-        a[5] = first
-        a[6] = last
-        self.i2c.writeto(self.addr, a)
+        self.i2c.writeto(self.addr, address)
         data = self._data
         data[1] = view
         self.i2c.writevto(self.addr, data)
