@@ -3,7 +3,7 @@
 # and ending with the watchdog fed; it takes the time as an argument, so the simulator runs
 # the very same passes on simulated time. App.run() is the board's asyncio loop around it.
 # A pass, always in this order: inputs (buttons, console lines) -> controller -> persist
-# (what the pass changed, one journal entry on flash) -> reveal (LED, buzzer, display,
+# (what the pass changed, one journal entry on flash) -> reveal (LED, display, buzzer,
 # console replies). Nothing leaves the device before the state that follows it is on
 # flash, so a reset or a power cut at any moment never shows what the flash does not hold.
 # A pass that answers a press shows its view quick (odds still to work out say "..."); the
@@ -268,8 +268,10 @@ class App:
         return ok
 
     def output(self, now, quick=False):
-        """LED first, then the buzzer, then the display, and the display only if the view
-        changed. quick: the view may leave its odds out (the pass answered a press)."""
+        """LED first, then the display, and the display only if the view changed, then the
+        buzzer (a drawn card's sound starts a few ms after its frame: nobody hears that, and
+        its frame comes sooner). quick: the view may leave its odds out (the pass answered
+        a press)."""
         board = self.board
         if self.test is not None:  # the test shows what it tests; the normal view waits
             self.test.output(self)
@@ -284,9 +286,6 @@ class App:
             led = None
         board.led.show(led)  # first: a drawn card's colour before its frame is worked out
         view = error or self.controller.view(quick)
-        for pattern in self.controller.take_beeps():
-            board.buzzer.play(pattern, now)
-        board.buzzer.update(now)
         for text in self.store.take_notices():  # the one notice channel: the store's
             if not self.notices:
                 self.notice_until = now + NOTICE_MS  # a fresh notice gets its full time
@@ -297,8 +296,15 @@ class App:
         if self.notices:
             view = View(view.screen, view.lines[:config.ROWS - 1] + [self.notices[0][:config.COLS]],
                         view.led, view.blink)
-        if self.idle == 2:
-            return
+        if self.idle != 2:
+            self.show_view(view, now)
+        for pattern in self.controller.take_beeps():
+            board.buzzer.play(pattern, now)
+        board.buzzer.update(now)
+
+    def show_view(self, view, now):
+        """The view on the display, if it is not what the display shows already."""
+        board = self.board
         if self.battery_at is None or now - self.battery_at >= BATTERY_MS:
             percent = board.battery.percent()
             self.battery = percent // 10  # the icon has 10 steps
@@ -317,7 +323,7 @@ class App:
             self.drawn = None
             render(view, canvas or display, key[2] * 10,
                    drawn and (drawn[3], drawn[2] * 10, drawn[1]), canvas and display.buffer)
-            board.display.show()
+            display.show()
             self.drawn = key
         self.on_show = view
 

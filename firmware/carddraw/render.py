@@ -235,8 +235,14 @@ def narrow(canvas, text, x, y, pixels=None):
             text_at(ch, x, y, 1)
             x += 7
         return
-    if not n:
-        return
+    if n:
+        _narrow(spot, text)
+
+
+def _narrow(spot, text):
+    """text (at most spot[2] characters) at a place of the frame's (_Frame.spot), by bytes."""
+    if len(text) > spot[2]:
+        text = text[:spot[2]]
     _LINE_BYTES.fill(0)
     _ACROSS.text(text, 0, 0, 1)
     spot[0].blit(_SEVENS, 0, 0)      # bytes: the rest of the spot is dark, as the row was
@@ -266,6 +272,9 @@ class _Frame:
         self.pixels = pixels
         self.pages = framebuf.FrameBuffer(pixels, W, len(pixels) // W, framebuf.GS8)
         self.spots = {}
+        # the card's four lines and the deck view's two side texts (draw)
+        self.card = [self.spot(26, page) for page in range(3, 7)]
+        self.side = [self.spot(66, page) for page in (4, 5)]
 
     def spot(self, x, page):
         """-> (the GS8 FrameBuffer of the glyphs' 7 columns, the MONO_VLSB one of their eighth
@@ -336,11 +345,7 @@ def prepare(pixels=None):
     if framebuf is None:
         return
     if pixels is not None:
-        frame = _frame(pixels)
-        for y in range(24, 56, 8):  # the card's lines
-            frame.spot(26, y >> 3)
-        frame.spot(66, 4)           # the deck view's side
-        frame.spot(66, 5)
+        _frame(pixels)  # and its places for narrow text
     for kind in range(5):
         symbol_tile(kind)
     for colour in range(4):
@@ -397,7 +402,7 @@ def draw(canvas, art, before=None, pixels=None):
         else:
             frame.pages.blit(icon_tile(skill), 1, 0)
             frame.pages.blit(mark_tile(skill), MARK_X, 0)
-        canvas.text(art[2][:10], 11, 0, 0)
+        canvas.text(_cut(art[2], 10), 11, 0, 0)
     elif frame is None:
         canvas.fill_rect(0, STAGE_Y, W, 64 - STAGE_Y, 0)
     else:  # the row at STAGE_Y, then pages 3 to 7 by bytes
@@ -411,10 +416,17 @@ def draw(canvas, art, before=None, pixels=None):
             big_card(canvas, c, 0, 24)
         else:
             frame.pages.blit(card_tile(c), 0, 3)
-        narrow(canvas, NAMES[c], 26, 24, pixels)
-        narrow(canvas, label, 26, 32, pixels)
-        for i in range(min(2, len(words))):
-            narrow(canvas, words[i], 26, 40 + 8 * i, pixels)
+        if frame is None:
+            narrow(canvas, NAMES[c], 26, 24)
+            narrow(canvas, label, 26, 32)
+            for i in range(min(2, len(words))):
+                narrow(canvas, words[i], 26, 40 + 8 * i)
+        else:  # the places made at power-on (prepare): no lookups, no frame from the heap
+            spots = frame.card
+            _narrow(spots[0], NAMES[c])
+            _narrow(spots[1], label)
+            for i in range(min(2, len(words))):
+                _narrow(spots[2 + i], words[i])
         foot = foot[:1]
     else:
         chance, side, foot = art[4:7]
@@ -429,10 +441,13 @@ def draw(canvas, art, before=None, pixels=None):
                     frame.pages.blit(digit_tile(g), x, 4)
                 x += digit_width(ch) + 2
         for i in range(min(2, len(side))):
-            narrow(canvas, side[i][:6], 66, 32 + 8 * i, pixels)
+            if frame is None:
+                narrow(canvas, _cut(side[i], 6), 66, 32 + 8 * i)
+            else:
+                _narrow(frame.side[i], _cut(side[i], 6))
         foot = foot[:2]
     for i in range(len(foot)):
-        canvas.text(foot[i][:16], 0, 56 - 8 * (len(foot) - 1 - i), 1)
+        canvas.text(_cut(foot[i], 16), 0, 56 - 8 * (len(foot) - 1 - i), 1)
 
 
 W = 128
