@@ -473,7 +473,7 @@ def test_log_streams_every_record_one_line_each_over_many_passes():
         send(app, "unlock RHRH", "seed 3", "press DRAW", "press DRAW", "press DRAW")
         run(app, 1000)                 # idle passes: the journal's records into the log
         import os
-        newest = sorted(n for n in os.listdir() if n.startswith("log.0"))[-1]
+        newest = "log/" + sorted(n for n in os.listdir("log") if n.startswith("log.0"))[-1]
         with open(newest, "a") as f:
             f.write("{torn line\\n")
         app.store.read_log()           # finds the torn line and logs {"ev": "damage"} once

@@ -24,7 +24,8 @@ from carddraw.app import App
 from carddraw.protocol import Console, MAX_LINE, MAX_QUEUE
 from carddraw.controller import Controller
 from carddraw.settings import check
-from carddraw.logline import SEGMENT, older
+from carddraw.logfile import segment
+from carddraw.logline import older
 from carddraw.store import KEPT, Store
 from fakeflash import FakeFlash
 from test_controller_fuzz import figure
@@ -38,7 +39,7 @@ SIM = os.path.join(ROOT, "tools", "sim")
 VMLIB = os.path.join(ROOT, "host_tests", "vmlib")
 SETTINGS, ACTION, LOG, LOG1 = (config.SETTINGS_FILE, config.ACTION_FILE, config.LOG_FILE,
                                older(config.LOG_FILE))
-SEG1 = SEGMENT % 1
+SEG1 = segment(1)
 CASES = {}  # kind -> cases tried, for the figures
 
 

@@ -17,6 +17,7 @@ from conftest import ROOT
 from carddraw import config
 from carddraw.app import App
 from carddraw.controller import Controller
+from carddraw.logfile import segment
 from carddraw.logline import older
 from carddraw.store import KEPT, Store
 from fakeflash import FakeFlash
@@ -188,7 +189,8 @@ def test_records_the_flash_refused_wait_in_ram_and_are_written_in_order_when_it_
 
 
 def test_a_full_flash_is_retried_too():
-    fs = FakeFlash({"filler": b"f" * 36 * 4096}, blocks=48)  # a small chip, nearly full
+    # a small chip, nearly full (the folders journal/, log/ and state/ take a block pair each)
+    fs = FakeFlash({"filler": b"f" * 34 * 4096}, blocks=48)
     s = Store(fs=fs)
     logged = 0
     while s.log({"ev": "draw", "n": logged, "pad": "p" * 100}):
@@ -292,7 +294,7 @@ def boot_spoilt(spoil):
     fs = played_until_black()
     before = Store(fs=fs.reboot()).read_log()[0]
     old, new, last = SPOILS[spoil]
-    fs.write_file("log.000001.jsonl", spoilt(fs.flash["log.000001.jsonl"], old, new, last))
+    fs.write_file(segment(1), spoilt(fs.flash[segment(1)], old, new, last))
     app, store, board = boot_app(fs, now=50_000)
     app.loop_pass(50_020)
     return app, before
@@ -415,7 +417,7 @@ def test_seq_and_hash_cost_under_35_bytes_a_record():
         s.log(r)
     assert s.flush()
     plain = sum(len(json.dumps(r, separators=(",", ":"))) + 1 for r in records)
-    on_flash = sum(len(fs.flash[n]) for n in fs.flash if n.startswith("log.0"))
+    on_flash = sum(len(fs.flash[n]) for n in fs.flash if n.startswith(segment(0)[:8]))
     written = len(lines_of(s))
     assert actions >= 100 and written == len(records)
     assert on_flash / written - plain / len(records) < 35

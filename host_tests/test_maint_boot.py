@@ -167,7 +167,7 @@ def test_a_random_walk_without_the_code_never_writes_the_flag_or_resets():
             b.send(rnd.choice(LINES))
         names |= set(b.fs.flash)
     assert resets == [] and FLAG not in names
-    assert all(n in KNOWN or (n.startswith("log.") and n.endswith(".jsonl"))
+    assert all(n in KNOWN or (n.startswith("log/log.") and n.endswith(".jsonl"))
                or n.startswith("journal/j0") for n in names), names  # the journal's folders
     assert b.app.bench is None
 

@@ -249,7 +249,7 @@ def test_the_scripted_event_covers_what_it_should(event):
         assert c[k] >= 1, k
     assert any(r["ev"] == "draw" and r["timed"] for r in recs)
     assert any(r["ev"] == "draw" and r["card"] == "black" for r in recs)
-    assert len([f for f in event.fs.listdir("") if f.startswith("log.0")]) >= 4
+    assert len([f for f in event.fs.listdir("log") if f.startswith("log.0")]) >= 4
     assert logchain.verify(lines)[0]
     committed = [r for _, records in event.commits for r in records]
     assert [{k: v for k, v in r.items() if k not in ("seq", "h")} for r in recs] == committed

@@ -18,7 +18,8 @@ import pytest
 from hypothesis import given, settings as hsettings, strategies as st, HealthCheck
 
 from carddraw import config
-from carddraw.logline import LINE_MAX, SEGMENT, older
+from carddraw.logfile import segment
+from carddraw.logline import LINE_MAX, older
 from carddraw.settings import check, code_ok, hashed
 from carddraw.store import Store
 from carddraw.journal import DIR as J, PACKED, SLOTS
@@ -31,11 +32,11 @@ SETTINGS = config.SETTINGS_FILE
 ACTION = config.ACTION_FILE
 LOG = config.LOG_FILE
 LOG1 = older(LOG)  # older firmware's log files: migrated into segments at the first read or write
-SEG1 = SEGMENT % 1
+SEG1 = segment(1)
 
 
 def segments(fs):
-    return sorted(p for p in fs.flash if p.startswith("log.0"))
+    return sorted(p for p in fs.flash if p.startswith(config.LOG_DIR + "log.0"))
 
 
 def journal(fs):
@@ -140,7 +141,7 @@ def a_day_at_the_table():
     rng = random.Random(7)
     setting = config.defaults()
     hint = "x"
-    for i in range(48):
+    for i in range(56):
         if i % 6 == 2:
             setting = dict(setting, ranks=1 + i % 9, lock=CODE.replace("0", "0123"[i % 4]),
                            timed=(i % 2 == 0), skill=config.SKILLS[i % 3])
@@ -882,7 +883,7 @@ def test_segments_start_by_size_and_are_named_by_their_first_record():
     names = segments(fs)
     assert len(names) >= 3 and all(len(fs.flash[n]) <= 500 for n in names)
     firsts = [json.loads(fs.flash[n].split(b"\n")[0])["seq"] for n in names]
-    assert names == [SEGMENT % f for f in firsts]
+    assert names == [segment(f) for f in firsts]
     assert [r["n"] for r in Store(fs=fs, log_limit=2000).read_log()[0]] == list(range(30))
 
 
@@ -1122,13 +1123,14 @@ def test_real_os_round_trip(tmp_path):
     assert damaged == 0 and 0 < ns[0] <= 31                  # exported ones went
     assert ns == list(range(ns[0], 40)) + [None] + list(range(41, 60))
     files = sorted(os.listdir(root))
-    segs = [f for f in files if f.startswith("log.0")]
+    segs = sorted(os.listdir(root + config.LOG_DIR))
     folders = [f for f in files if f.startswith("j")]
-    assert files == folders + segs + [config.STATE_DIR[:-1]] and len(segs) >= 3
+    assert files == folders + [config.LOG_DIR[:-1], config.STATE_DIR[:-1]] and len(segs) >= 3
+    assert all(f.startswith("log.0") for f in segs)
     assert sorted(os.listdir(root + config.STATE_DIR)) == ["log.exported", "settings.json"]
     assert 1 <= len(folders) <= 3 and chain_ok(s2)
     # damage on a real disk: a torn log tail, leftovers, invalid UTF-8 settings
-    with open(root + segs[-1], "ab") as f:
+    with open(root + config.LOG_DIR + segs[-1], "ab") as f:
         f.write(b'{"ev": "to')
     with open(root + SETTINGS + ".tmp", "wb") as f:
         f.write(b"{")
@@ -1168,12 +1170,14 @@ for i in range(50):
     s.commit([{"ev": "draw", "n": i, "card": "green"}], good, "d")
     s.housekeep()
 gc.collect(); R["log_50_bytes_kept"] = gc.mem_alloc() - m2
-s.flush()  # one store writes: the readers below find nothing left to move
+s.flush()  # one store writes: the readers below find nothing left to move ...
+while s.housekeep():  # ... nor a journal folder half made (a boot removes one)
+    pass
 recs, bad = Store(root="/st/", log_limit=6000).read_log()
 R["ns"] = [r["n"] for r in recs]
 R["bad"] = bad
-segs = sorted(n for n in os.listdir("/st") if n.startswith("log.0"))
-R["sizes"] = [os.stat("/st/" + n)[6] for n in segs]
+segs = sorted(os.listdir("/st/log"))
+R["sizes"] = [os.stat("/st/log/" + n)[6] for n in segs]
 R["ack"] = s.ack(*s.last())
 start = {"ev": "start", "ms": 7, "skill": "scan"}
 for i in range(50, 60):
@@ -1184,6 +1188,7 @@ Store(root="/st/", log_limit=6000).read_log(R["lines"].append, True)
 R["hash_ok"] = s.last()[1] == R["lines"][-1][-14:-2]
 R["open"] = Store(root="/st/").open_action()
 R["files"] = sorted(os.listdir("/st"))
+R["segs"] = sorted(os.listdir("/st/log"))
 R["state"] = sorted(os.listdir("/st/state"))
 # damage in the VM: invalid UTF-8 settings, a 1 MB action file from older firmware, a torn
 # log line, a leftover .tmp, a damaged journal entry, a half-made journal folder
@@ -1193,8 +1198,8 @@ f = open("/st/action.json", "wb")
 for i in range(256):
     f.write(b"x" * 4096)
 f.close()
-segs = sorted(n for n in os.listdir("/st") if n.startswith("log.0"))
-f = open("/st/" + segs[-1], "ab"); f.write(b'{"ev": "dr'); f.close()
+segs = sorted(os.listdir("/st/log"))
+f = open("/st/log/" + segs[-1], "ab"); f.write(b'{"ev": "dr'); f.close()
 folder = [n for n in os.listdir("/st") if n.startswith("j")][-1]
 f = open("/st/" + folder + "/3", "wb"); f.write(b'{"j":99,"q":1'); f.close()
 os.mkdir("/st/j000099.tmp")
@@ -1221,9 +1226,9 @@ def test_store_in_the_micropython_vm(vm):
                                                                   56, 57, 58, 59]
     assert r["open"] == [[{"ev": "start", "ms": 7, "skill": "scan"}] +
                          [{"ev": "draw", "n": i, "card": "green"} for i in range(56, 60)], ""]
-    segs = [f for f in r["files"] if f.startswith("log.0")]
+    segs = r["segs"]
     folders = [f for f in r["files"] if f.startswith("j")]
-    assert r["files"] == folders + segs + ["state"] and folders
+    assert r["files"] == folders + ["log", "state"] and folders and segs
     assert r["state"] == ["log.exported", "settings.json"]
     settings, hint, logged, bad, notices = r["damaged"]
     assert settings == [config.defaults(), "settings reset"]

@@ -27,7 +27,7 @@ def soak_script():
     out.append("#--- step\nimport os\n"
                "RESULT = {'heap': HEAP, 'total': TOTAL, 'draws': S.draws, 'actions': S.actions,"
                " 'boot': BOOT, 'dropped': S.dropped, 'ms': S.ms, 'full': S.store.logfile.full,"
-               " 'log': sum(os.stat(n)[6] for n in os.listdir() if n.startswith('log.0')),"
+               " 'log': sum(os.stat('log/' + n)[6] for n in os.listdir('log')),"
                " 'screen': S.c.screen}\n")
     return "".join(out)
 

@@ -58,6 +58,8 @@ ACTION_FILE = "action.json"  # older firmware's saved action: removed (the log h
 # The log: segments log.NNNNNN.jsonl (store.py). LOG_FILE and log.1.jsonl are older
 # firmware's log, copied into the segments once and removed.
 LOG_FILE = "log.jsonl"
+LOG_DIR = "log/"         # the segments' folder: an append's commit (and, now and then, the
+                         # compaction of its folder's metadata) touches only segments
 LOG_LIMIT = 512 * 1024   # bytes in all segments together (the Pico's filesystem is ~1.4 MB)
 LOG_SEGMENT = 16 * 1024  # bytes per segment: the oldest goes, once exported, when full
 LOG_EXPORTED_FILE = STATE_DIR + "log.exported"  # the highest seq the bench saved (`log ack`)

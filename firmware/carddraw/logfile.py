@@ -10,16 +10,25 @@
 import json
 
 from carddraw import config
-from carddraw.flashfs import block_room
+from carddraw.flashfs import block_room, folder
 from carddraw.logline import LINE_MAX, SEGMENT, line_hash, older, read_line, seal
+from carddraw.saved import unpacked
 
 # An idle pass's append (hold) seals at most this many records: sealing one (its JSON and
 # hash) is about 3 ms on the chip (make bench's model), so a backlog -- the records of the
-# presses of a busy minute, moved when the export starts -- goes over several passes, each
-# under 100 ms with its erase, not as one block of lines in a single pass.
-HOLD_MOST = 8
+# presses of a busy minute, moved when the export starts -- goes over several passes, the
+# sealing of more than SEAL_WITH_WRITE in a pass of its own, before the one that writes (and
+# erases), then the close: three steps for as many records as two took when a pass sealed
+# and wrote 8. (Sealing is about 6 ms a record in a pass's cold start.)
+HOLD_MOST = 12
+SEAL_WITH_WRITE = 1  # a record alone is sealed in the pass that writes it: a step less
 
 SCAN_CHUNK = 512   # bytes read at a time when looking back for the last start
+
+
+def segment(first):
+    """A segment's path in the store's folder."""
+    return config.LOG_DIR + SEGMENT % first
 
 
 def segment_seq(name):
@@ -46,25 +55,33 @@ class LogFile:
         self.exported = 0      # the highest seq the bench acknowledged as saved
         self.full = False      # no room without dropping history not yet exported
         self.held = None       # (file, new segment, bytes, seq, hash) an append left open
+        self.sealed = None     # (what they follow, _seal's lines...) for the next append
 
-    def open(self):
-        """Learn the segments, the last seq and hash; migrate older firmware's log. -> lines
-        found damaged by a migration (raises OSError on a flash error)."""
+    def open(self, names):
+        """Learn the segments, the last seq and hash; migrate older firmware's log (`names`:
+        the store's folder's listing). -> lines found damaged by a migration (raises OSError
+        on a flash error)."""
         store = self.store
-        names = store.fs.listdir(store.root)
-        segs = sorted([s for s in [segment_seq(n) for n in names] if s is not None])
+        root = store.root
+        folder(store.fs, root + config.LOG_DIR[:-1], names)
+        ours = store.fs.listdir(root + config.LOG_DIR)
+        for name in names:  # an older firmware's segments, in the store's folder: moved in,
+            if segment_seq(name) is not None and name not in ours:  # a rename each
+                store.fs.rename(root + name, root + config.LOG_DIR + name)
+                ours.append(name)
+        segs = sorted([s for s in [segment_seq(n) for n in ours] if s is not None])
         old = [n for n in (older(config.LOG_FILE), config.LOG_FILE) if n in names]
         bad = 0
         if old and not segs:
             from carddraw import logrepair  # once in a device's life
-            segs, bad = logrepair.migrate(store, old)
+            segs, bad = logrepair.migrate(store, old, segment(1))
             if segs is None:
                 raise OSError(5)
         for name in old:  # migrated (now or by a boot the power cut short)
-            store.fs.remove(store.root + name)
+            store.fs.remove(root + name)
         self.segs = segs
         for first in segs:
-            self.cur = self.sizes[first] = store.files.size(SEGMENT % first)
+            self.cur = self.sizes[first] = store.files.size(segment(first))
             self.total += self.cur
         exported = store.files.read_json(config.LOG_EXPORTED_FILE, 32)[0]
         self.exported = exported if type(exported) is int else 0
@@ -75,7 +92,7 @@ class LogFile:
         """The last whole record's seq and hash: from the newest segment's tail (2 lines'
         worth), or, when damage fills the tail, from the whole segment, or an older one."""
         for first in reversed(self.segs):
-            name = SEGMENT % first
+            name = segment(first)
             size = self.store.files.size(name)
             if first == self.segs[-1] and size:
                 self.torn = not self._ends_line(name, size)
@@ -116,52 +133,50 @@ class LogFile:
         None; a later one leaves a gap: records lost before these), in as few writes as the
         segments allow: a segment takes lines while they fit. -> how many went (fewer when
         the log is full of records not yet exported; raises OSError on a flash error, the
-        ones before it written). hold: one segment's lines written, its file left open for
-        finish(), and they count as gone once it has closed them."""
+        ones before it written). hold (an idle pass's step): one call seals a segment's
+        lines (at most HOLD_MOST records: their JSON and hashes), the next writes them and
+        leaves the file open for finish(), and they count as gone once it has closed them:
+        the pass that writes, where a block is erased, spends little else (a record alone,
+        SEAL_WITH_WRITE, is sealed and written by the one call). Records may come packed
+        (saved.PACKED, as the journal holds them): the log's lines are objects."""
         self.finish()
+        if not hold:
+            self.sealed = None
         done = 0
         while done < len(records):
-            lines = []
-            seq, prev = self.seq, self.prev
+            seq = self.seq
             if not done and first is not None and first > seq + 1:
                 seq = first - 1
-            size = 1 if self.torn else 0  # a torn last line (not littlefs) stays apart
-            line, h = seal(seq + 1, prev, records[done])
-            new = not self.segs or self.cur + size + len(line) > self.segment
-            at = 0 if new else self.cur
-            room = block_room(at)  # a write within one block: one erase, and at most a
-            # block of lines in RAM at once (a catch-up moves many)
-            most = HOLD_MOST if hold else len(records)
-            while True:
-                if lines and at + size + len(line) > self.segment:
-                    break  # the rest go into a new segment
-                if size + len(line) > room:
-                    break  # the rest after this block is full: the next append
-                lines.append(line)
-                size += len(line)
-                seq, prev = seq + 1, h
-                if done + len(lines) >= len(records) or len(lines) >= most:
-                    break
-                line, h = seal(seq + 1, prev, records[done + len(lines)])
+            key = (seq, len(self.segs), self.cur)  # what the lines were sealed after
+            if hold:
+                sealed = self.sealed
+                self.sealed = None
+                if sealed is None or sealed[0] != key:
+                    sealed = (key, self._seal(records, done, seq, HOLD_MOST))
+                    if len(sealed[1][0]) > SEAL_WITH_WRITE:
+                        self.sealed = sealed
+                        return done  # written by the next call
+                lines, size, seq, prev, new = sealed[1]
+            else:
+                lines, size, seq, prev, new = self._seal(records, done, seq, len(records))
             if not self.room(size, new, hold):
                 return done
             if new:
                 self.segs.append(seq - len(lines) + 1)  # named by its first record's seq
                 self.sizes[self.segs[-1]] = self.cur = 0
-            name = self.store.root + SEGMENT % self.segs[-1]
-            if new and hold:  # made now, closed by the next call, written by the one after:
-                try:          # making a file commits its name, and closing it again (each
-                    f = self.store.fs.open(name, "ab")  # may compact the folder: an erase)
-                except OSError:
+            name = self.store.root + segment(self.segs[-1])
+            if new and hold:  # made now, closed by the next call, sealed and written by the
+                try:          # ones after: making a file commits its name, and closing it
+                    f = self.store.fs.open(name, "ab")  # again (each may compact the folder:
+                except OSError:                         # an erase)
                     self._undo(True)
                     raise
                 self.held = (f, True, 0, self.seq, self.prev)
                 return done
             count = len(lines)
             if not count:  # not even a line fits: the block is filled with blank lines (which
-                lines = [b"\n" * room]  # readers skip), and the next append starts a
-                size = room              # fresh one, with no copy of a last block
-                seq, prev = self.seq, self.prev
+                lines = [b"\n" * size]  # readers skip), and the next append starts a
+                seq, prev = self.seq, self.prev  # fresh one, with no copy of a last block
             if self.torn:
                 lines.insert(0, b"\n")  # size counts it
             f = None
@@ -179,6 +194,34 @@ class LogFile:
             self.finish()
             done += count
         return done
+
+    def _seal(self, records, done, seq, most):
+        """The lines of records[done:] from seq + 1 on that go into the newest segment, or a
+        new one, within one block of it (a write within one block: one erase, and at most a
+        block of lines in RAM at once: a catch-up moves many), at most `most` of them.
+        -> (lines, bytes, last seq, last hash, whether a new segment); no lines when not
+        even one fits the block: bytes is then the block's room, to fill with blank lines."""
+        lines = []
+        prev = self.prev
+        size = 1 if self.torn else 0  # a torn last line (not littlefs) stays apart
+        line, h = seal(seq + 1, prev, unpacked(records[done]))
+        new = not self.segs or self.cur + size + len(line) > self.segment
+        at = 0 if new else self.cur
+        room = block_room(at)
+        while True:
+            if lines and at + size + len(line) > self.segment:
+                break  # the rest go into a new segment
+            if size + len(line) > room:
+                break  # the rest after this block is full: the next append
+            lines.append(line)
+            size += len(line)
+            seq, prev = seq + 1, h
+            if done + len(lines) >= len(records) or len(lines) >= most:
+                break
+            line, h = seal(seq + 1, prev, unpacked(records[done + len(lines)]))
+        if not lines:
+            size = room
+        return lines, size, seq, prev, new
 
     def finish(self):
         """Close the segment an append(hold=True) left open: its lines committed, the log's
@@ -226,7 +269,7 @@ class LogFile:
             last_seq = segs[1] - 1 if len(segs) > 1 else self.seq
             if last_seq > self.exported:
                 return self._full()
-            self.store.fs.remove(self.store.root + SEGMENT % segs[0])
+            self.store.fs.remove(self.store.root + segment(segs[0]))
             self.total -= self.sizes.pop(segs.pop(0))
             if one:
                 return False
@@ -256,7 +299,7 @@ class LogFile:
         bad = self.read_lines(older(name), each, raw)  # only if a migration failed
         bad += self.read_lines(name, each, raw)
         for first in list(self.segs):
-            bad += self.read_lines(SEGMENT % first, each, raw)
+            bad += self.read_lines(segment(first), each, raw)
         return bad
 
     def read_lines(self, name, each, raw=False, start=0, budget=0):
@@ -300,13 +343,13 @@ class LogFile:
     def files(self):
         """The log's files, oldest first (older firmware's only if a migration failed)."""
         return [n for n in (older(config.LOG_FILE), config.LOG_FILE)
-                if self.store.files.size(n)] + [SEGMENT % first for first in self.segs]
+                if self.store.files.size(n)] + [segment(first) for first in self.segs]
 
     def last_start(self):
         """(segment, byte offset) of the line of the log's last start record: where the
         action the log shows last begins (None: there is none)."""
         for first in reversed(self.segs):
-            found = self._scan_back(SEGMENT % first)
+            found = self._scan_back(segment(first))
             if found is not None:
                 return first, found
         return None
@@ -345,7 +388,7 @@ class LogFile:
         log (read_lines skips the part line it starts in: it starts on the newline before)."""
         for seg in self.segs:
             if seg >= first:
-                self.read_lines(SEGMENT % seg, each, False,
+                self.read_lines(segment(seg), each, False,
                                 offset - 1 if seg == first and offset else 0)
 
     def hash_of(self, seq):
@@ -362,7 +405,7 @@ class LogFile:
             return None
         key = b'"seq":%d,' % seq  # never the last key: "h" is
         try:
-            f = self.store.fs.open(self.store.root + SEGMENT % first, "rb")
+            f = self.store.fs.open(self.store.root + segment(first), "rb")
         except OSError:
             return None
         try:

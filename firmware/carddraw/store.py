@@ -17,7 +17,6 @@ from carddraw import config, settings as known
 from carddraw.flashfs import MISSING, Files, OsFs, folder
 from carddraw.journal import Journal
 from carddraw.logfile import LogFile
-from carddraw.saved import unpacked
 
 NOTICES_MAX = 8      # notices waiting for the screen
 SETTINGS_MAX = 4096  # bytes read at most from the settings file
@@ -306,7 +305,7 @@ class Store:
         try:
             names = self.fs.listdir(self.root)
             self._state(names)
-            bad = self.logfile.open()
+            bad = self.logfile.open(names)
             bad += self.journal.read(names)
         except OSError as e:
             self.flash_error(e)
@@ -426,13 +425,12 @@ class Store:
         for entry, skip in waiting:
             if entry[2]["q"] + skip != first + len(records):
                 break  # records lost before this entry too: the next move
-            for record in entry[3][skip:]:
-                records.append(unpacked(record))  # the log's lines are objects
+            records += entry[3][skip:]  # packed ones too: the log unpacks what it seals
         if not records:
             return False
         segments = len(log.segs)
         if not log.append(records, first, hold) and log.held is None \
-                and len(log.segs) == segments:
+                and log.sealed is None and len(log.segs) == segments:
             return False  # the log is full of records not exported yet
         self._let_go()
         return True

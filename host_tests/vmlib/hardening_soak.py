@@ -32,7 +32,7 @@ class Soak:
         remove = store.fs.remove
 
         def counted(path):
-            if path.startswith("log.0"):
+            if path.startswith("log/log.0"):
                 self.dropped += 1
             remove(path)
         store.fs.remove = counted
