@@ -42,9 +42,10 @@ COLLECT = getattr(gc, "mem_free", None) and gc.collect
 # MicroPython to collect once the heap is full, in whichever allocation found it so:
 # mid-pass, with that pass's objects live among the garbage, the heap then fragmented (the
 # 200 KB native soak failed to allocate a few hundred bytes with 40 KB free). So after
-# SWEEP_PASSES busy passes in a row, the last collects at its end, its reveal done. (The
-# console's export runs over many passes too, and leaves one quiet now and then for it:
-# logexport.QUIET. A pass never collects beside its flash work or its log lines.)
+# SWEEP_PASSES busy passes in a row, the last collects at its end, its reveal done (one
+# that only drew a frame of its own, after half as many). (The console's export runs over
+# many passes too, and leaves one quiet now and then for it: logexport.QUIET. A pass never
+# collects beside its flash work or its log lines.)
 SWEEP_PASSES = 6
 
 
@@ -212,11 +213,17 @@ class App:
         self.output(now, bool(events or ran))
         if self.protocol is not None:
             self.protocol.send(self)
-        if events or ran or self.drawn is not drawn:
+        answered = events or ran
+        if answered or self.drawn is not drawn:
             self.collected = None   # this pass's garbage: collected in the next quiet one
             self.unswept += not ran  # (a console line's passes: the export leaves quiet ones)
-            if self.unswept >= SWEEP_PASSES and COLLECT:  # no quiet pass for that long
-                COLLECT()           # now, with this pass's reveal done and its garbage dead
+            # no quiet pass for a while: now, this pass's reveal done and its garbage dead;
+            # from half the count on if it answered nothing (a frame of its own: a countdown,
+            # odds worked out), so that a press or a line that comes next does not carry a
+            # collection as well (the two in one pass came near 100 ms)
+            if COLLECT and (self.unswept >= SWEEP_PASSES
+                            or self.unswept >= SWEEP_PASSES // 2 and not answered):
+                COLLECT()
                 self.unswept = 0
         elif self.collected is None or now - self.collected >= COLLECT_MS:
             if COLLECT:

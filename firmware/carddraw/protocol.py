@@ -176,6 +176,7 @@ def serve(app, now):
             return app.job.busy
         app.job = None
         app.reply(out)
+        ran = True  # it answered: a pass of work (persist, reply), never one to collect in
     if app.wait_until is not None and now - app.wait_until >= 0:
         app.wait_until = None
         if app.bench is not None:
