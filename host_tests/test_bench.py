@@ -518,6 +518,9 @@ def test_the_export_leaves_flash_work_and_collections_to_passes_of_their_own(pre
         app = boot()
         send(app, "unlock RHRH", "seed 3")
         run(app, 1000)
+        for i in range(30):            # records enough for lines over more than QUIET passes
+            send(app, "seed %d" % (4 + i))
+        run(app, 1000)
         send(app, "press DRAW")        # the action starts
         run(app, 1000)
         send(app, "press DRAW", "press HELP")  # a draw's records, waiting in the journal

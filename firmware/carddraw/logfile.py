@@ -204,7 +204,8 @@ class LogFile:
         lines = []
         prev = self.prev
         size = 1 if self.torn else 0  # a torn last line (not littlefs) stays apart
-        line, h = seal(seq + 1, prev, unpacked(records[done]))
+        record = records[done]
+        line, h = seal(seq + 1, prev, unpacked(record), type(record) is list)
         new = not self.segs or self.cur + size + len(line) > self.segment
         at = 0 if new else self.cur
         room = block_room(at)
@@ -218,7 +219,8 @@ class LogFile:
             seq, prev = seq + 1, h
             if done + len(lines) >= len(records) or len(lines) >= most:
                 break
-            line, h = seal(seq + 1, prev, unpacked(records[done + len(lines)]))
+            record = records[done + len(lines)]
+            line, h = seal(seq + 1, prev, unpacked(record), type(record) is list)
         if not lines:
             size = room
         return lines, size, seq, prev, new

@@ -1,6 +1,7 @@
 # One log line: a record's JSON text with its seq, chained by hash to the line before it
 # (the format tools/logchain.py checks), and the segment files' names. Pure.
 import json
+from binascii import hexlify
 from hashlib import sha256
 
 LINE_MAX = 1024      # bytes in one log line, its newline included; never more is written
@@ -8,7 +9,6 @@ PIECE = 128          # bytes read at a time (read_line)
 HASH_DIGITS = 12
 SEGMENT = "log.%06d.jsonl"  # a segment, named by the seq of its first record
 _SEP = (",", ":")
-_HEX = "%02x" * (HASH_DIGITS // 2)
 
 
 
@@ -26,13 +26,15 @@ def read_line(f):
 
 def chain_hash(prev, text):
     """sha256(previous record's hash + this record's JSON text), first 12 hex digits."""
-    # by hand, not binascii.hexlify: only 6 bytes are needed, and no module more in RAM
-    return _HEX % tuple(sha256((prev + text).encode()).digest()[:HASH_DIGITS // 2])
+    # hexlify: binascii is built in, and the board module has it loaded already (its id)
+    return hexlify(sha256((prev + text).encode()).digest()[:HASH_DIGITS // 2]).decode()
 
 
-def seal(seq, prev, record):
-    """-> (the line for `record` as record number `seq` after the hash `prev`, its hash)."""
-    r = dict(record)
+def seal(seq, prev, record, own=False):
+    """-> (the line for `record` as record number `seq` after the hash `prev`, its hash).
+    own: the record is a dict of the caller's, made for this (saved.unpacked), and may take
+    the seq itself; else a copy does (a record is never changed once it is logged)."""
+    r = record if own else dict(record)
     r.pop("h", None)
     r["seq"] = seq
     text = json.dumps(r, separators=_SEP)
