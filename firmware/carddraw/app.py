@@ -231,7 +231,9 @@ class App:
             self.collected = now    # and the store's idle work waits for the next pass
             self.unswept = 0
         elif now - self.busy >= IDLE_WORK_MS:
-            self.store.housekeep()  # one step, an erase at most: nothing waits on it
+            ready = getattr(self.controller.rng, "ready", None)  # (a test's stand-in: none)
+            if not (ready and ready()):  # the next draws' random bits, else the store's
+                self.store.housekeep()  # work: one step, an erase at most
         self.idle_check(now)
 
     # -- the power-on self-test ------------------------------------------------------------------

@@ -93,8 +93,9 @@ class Controller:
                 self.leave()  # a referee screen left open closes itself
             else:
                 shown.tick(now_ms)  # a message's time, the finishing countdown (R23)
-            if self.play is not None:
-                moved = self.play.timed(self.shown.held)  # R21: whatever the screen
+            play = self.play  # R21: whatever the screen (timed mode, or a warning on show)
+            if play is not None and (play.warn or self.settings["timed"]):
+                moved = play.timed(self.shown.held)
                 if moved == "drawn":
                     self.go_home()
                 elif moved:

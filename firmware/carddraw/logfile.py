@@ -17,11 +17,11 @@ from carddraw.saved import unpacked
 # An idle pass's append (hold) seals at most this many records: sealing one (its JSON and
 # hash) is about 3 ms on the chip (make bench's model), so a backlog -- the records of the
 # presses of a busy minute, moved when the export starts -- goes over several passes, the
-# sealing of more than SEAL_WITH_WRITE in a pass of its own, before the one that writes (and
-# erases), then the close: three steps for as many records as two took when a pass sealed
-# and wrote 8. (Sealing is about 6 ms a record in a pass's cold start.)
+# sealing in a step before the one that writes (and erases), as a rule beside the opening of
+# the journal's next slot (store.Store.housekeep: neither changes the filesystem), then the
+# close. (Sealing is about 6 ms a record in a pass's cold start.)
 HOLD_MOST = 12
-SEAL_WITH_WRITE = 1  # a record alone is sealed in the pass that writes it: a step less
+SEAL_WITH_WRITE = 0  # records sealed in the pass that writes them (more: a step before)
 
 SCAN_CHUNK = 512   # bytes read at a time when looking back for the last start
 
@@ -136,18 +136,16 @@ class LogFile:
         ones before it written). hold (an idle pass's step): one call seals a segment's
         lines (at most HOLD_MOST records: their JSON and hashes), the next writes them and
         leaves the file open for finish(), and they count as gone once it has closed them:
-        the pass that writes, where a block is erased, spends little else (a record alone,
-        SEAL_WITH_WRITE, is sealed and written by the one call). Records may come packed
-        (saved.PACKED, as the journal holds them): the log's lines are objects."""
+        the pass that writes, where a block is erased, spends little else (seal_ahead, in a
+        step with no write, may have sealed them). Records may come packed (saved.PACKED, as
+        the journal holds them): the log's lines are objects."""
         self.finish()
         if not hold:
             self.sealed = None
         done = 0
         while done < len(records):
-            seq = self.seq
-            if not done and first is not None and first > seq + 1:
-                seq = first - 1
-            key = (seq, len(self.segs), self.cur)  # what the lines were sealed after
+            seq = self._start(first) if not done else self.seq
+            key = self._key(seq)
             if hold:
                 sealed = self.sealed
                 self.sealed = None
@@ -194,6 +192,24 @@ class LogFile:
             self.finish()
             done += count
         return done
+
+    def seal_ahead(self, records, first=None):
+        """The next held append's lines sealed now, nothing written (a step with no change
+        to the filesystem). -> whether it sealed any."""
+        seq = self._start(first)
+        if self.held is not None or not records \
+                or self.sealed is not None and self.sealed[0] == self._key(seq):
+            return False
+        self.sealed = (self._key(seq), self._seal(records, 0, seq, HOLD_MOST))
+        return True
+
+    def _start(self, first):
+        """The seq the next line follows: the log's last, or the one before `first` (a
+        later one: records lost before these)."""
+        return first - 1 if first is not None and first > self.seq + 1 else self.seq
+
+    def _key(self, seq):
+        return (seq, len(self.segs), self.cur)  # what lines sealed after seq were sealed after
 
     def _seal(self, records, done, seq, most):
         """The lines of records[done:] from seq + 1 on that go into the newest segment, or a

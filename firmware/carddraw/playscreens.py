@@ -36,7 +36,7 @@ class Active(PlayScreen):
         ctl = self.ctl
         if button == "DRAW":
             self.play.draw(False)
-            ctl.go_home()
+            ctl.goto(Card(ctl))  # home after a draw (play.home()), straight
         elif button == "STOP":
             if self.play.warn:  # R21: a stop during the warning needs no confirming
                 self.play.stop()

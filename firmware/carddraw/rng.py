@@ -81,6 +81,16 @@ class Rng:
                 break
             j -= 1
 
+    def ready(self):
+        """The next draws' bits at hand: the next block hashed now (the app's idle passes)
+        when the last is used up, so that a draw's pass, before its LED, never hashes one.
+        The same bits as a draw would have hashed for itself, seeded or not (the block's own
+        fresh entropy is taken now instead). -> whether it hashed."""
+        if self._i > 30:
+            self._block()
+            return True
+        return False
+
     def next16(self):
         """The next 16 random bits."""
         if self._i > 30:

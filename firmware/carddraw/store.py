@@ -169,8 +169,12 @@ class Store:
         if self._tidy or not self._open():
             return False
         try:
-            work = (self.journal.open_next() or self._move_records(True) or self._checkpoint()
-                    or self.journal.prepare() or self.journal.drop(self._kept))
+            if self.journal.open_next():  # no change to the filesystem, CPU only: and so is
+                self._move_records(True, True)  # sealing the next lines for the log
+                work = True
+            else:
+                work = (self._move_records(True) or self._checkpoint()
+                        or self.journal.prepare() or self.journal.drop(self._kept))
         except OSError as e:
             self.flash_error(e)
             return False
@@ -404,14 +408,17 @@ class Store:
     def _waiting_bytes(self):
         return sum(200 * (e[2]["n"] - skip) for e, skip in self._waiting())
 
-    def _move_records(self, hold=False):
+    def _move_records(self, hold=False, seal=False):
         """Every record waiting in the journal into the log's segments, in one append. The
         log's seqs are the journal's, so none is written twice: the seqs of an entry lost to
         damage are each filled with {"ev": "lost"} (the chain holds, and says so), or left out
         if there are more than LOG_QUEUE of them. hold (the idle passes): one file operation
-        at most, the append's close left to the next call (logfile.LogFile.append)."""
+        at most, the append's close left to the next call (logfile.LogFile.append). seal:
+        the next lines sealed, nothing written (beside a journal slot's opening)."""
         log = self.logfile
         if log.held is not None:
+            if seal:
+                return False
             log.finish()
             self._let_go()
             return True
@@ -428,6 +435,8 @@ class Store:
             records += entry[3][skip:]  # packed ones too: the log unpacks what it seals
         if not records:
             return False
+        if seal:
+            return log.seal_ahead(records, first)
         segments = len(log.segs)
         if not log.append(records, first, hold) and log.held is None \
                 and log.sealed is None and len(log.segs) == segments:

@@ -131,6 +131,20 @@ def clock():   # the pass's clock: time.ticks_us less the time counting I2C byte
 
 machine.I2C.writeto = writeto
 machine.I2C.writevto = writevto
+
+
+# The board's pins and PWM channels are C as well: a button's level read each pass, the LED's
+# three duty cycles for a card. As machine code their calls cost what a call into C costs.
+@micropython.native
+def pin_value(self, level=None):
+    return 1
+
+@micropython.native
+def pwm_duty(self, duty=None):
+    pass
+
+machine.Pin.value = pin_value
+machine.PWM.duty_u16 = pwm_duty
 NONE = %(none)d
 
 import vfs
