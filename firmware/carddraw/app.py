@@ -20,6 +20,7 @@ import sys
 from carddraw import config
 from carddraw.controller import Controller
 from carddraw.render import View, prepare, render
+from carddraw.rng import Rng
 from carddraw.store import Store
 
 try:
@@ -231,9 +232,9 @@ class App:
             self.collected = now    # and the store's idle work waits for the next pass
             self.unswept = 0
         elif now - self.busy >= IDLE_WORK_MS:
-            ready = getattr(self.controller.rng, "ready", None)  # (a test's stand-in: none)
-            if not (ready and ready()):  # the next draws' random bits, else the store's
-                self.store.housekeep()  # work: one step, an erase at most
+            rng = self.controller.rng  # the next draws' random bits (a test's stand-in has
+            if not (isinstance(rng, Rng) and rng.ready()):  # none), else the store's work:
+                self.store.housekeep()  # one step, an erase at most
         self.idle_check(now)
 
     # -- the power-on self-test ------------------------------------------------------------------
