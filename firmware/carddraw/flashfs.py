@@ -76,6 +76,11 @@ def folder(fs, path, top):
     fs.mkdir(path)
 
 
+def json_bytes(obj):
+    """obj as a small file holds it: compact JSON, in bytes."""
+    return json.dumps(obj, separators=_SEP).encode()
+
+
 class Files:
     """Small files in `root` on `fs`: read capped, written whole, a flag, a size."""
 
@@ -138,7 +143,7 @@ class Files:
                 tmp = path + ".tmp"  # removed at boot if a cut leaves it (_open)
             f = self.fs.open(tmp, "wb")
             try:
-                f.write(json.dumps(obj, separators=_SEP).encode())
+                f.write(json_bytes(obj))
             finally:
                 f.close()
             if tmp != path:

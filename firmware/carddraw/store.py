@@ -14,7 +14,7 @@
 # Repeats and records over the log's soft limit are only counted (_merged).
 
 from carddraw import config, settings as known
-from carddraw.flashfs import MISSING, Files, OsFs, folder
+from carddraw.flashfs import MISSING, Files, OsFs, folder, json_bytes
 from carddraw.journal import Journal
 from carddraw.logfile import LogFile
 
@@ -51,6 +51,7 @@ class Store:
         self._retry = []       # records a refusing flash did not take yet
         self._log_bad = 0      # damaged log lines last reported
         self._tidy = False     # housekeep() found nothing to do since the last entry
+        self._settings_out = None  # (journal entry, open file, text): a checkpoint half made
 
     # -- boot -----------------------------------------------------------------------------------
     def load_settings(self):
@@ -173,7 +174,7 @@ class Store:
                 self._move_records(True, True)  # sealing the next lines for the log
                 work = True
             else:
-                work = (self._move_records(True) or self._checkpoint()
+                work = (self._move_records(True) or self._checkpoint(True)
                         or self.journal.prepare() or self.journal.drop(self._kept))
         except OSError as e:
             self.flash_error(e)
@@ -450,19 +451,56 @@ class Store:
             if entry[2]["q"] + entry[2]["n"] - 1 <= self.logfile.seq:
                 del entry[3][:]
 
-    def _checkpoint(self):
-        """settings.json brought up to the journal's newest settings, if it is behind."""
+    def _checkpoint(self, hold=False):
+        """settings.json brought up to the journal's newest settings, if it is behind. hold
+        (an idle pass's step): in two steps, the file opened and its text made (no change to
+        the filesystem: path lookups and JSON, CPU only), then written and closed (the
+        commit, and its data block's erase), so that no step pays both."""
+        out = self._settings_out
+        if out is not None:
+            self._settings_out = None
+            if self._close_settings(out):
+                self._settings_j = out[0]
+            return True
         newest = 0
         for number, _, head, _ in self.journal.entries:
             if "s" in head and number > self._settings_j:
                 newest = number
         if not newest:
             return False
-        if self._write_settings(newest):
+        if hold and self.files.size(config.SETTINGS_FILE):  # rewritten in place: "wb"
+            s = dict(self._settings)                         # commits nothing before the
+            s["j"] = newest                                  # close (its truncation too)
+            try:
+                f = self.fs.open(self.root + config.SETTINGS_FILE, "wb")
+            except OSError:
+                self.flash_error(None)
+                return True
+            self._settings_out = (newest, f, json_bytes(s))
+        elif self._write_settings(newest):
             self._settings_j = newest
         return True
 
+    def _close_settings(self, out):
+        """The checkpoint's second step: its text written, the file closed. Never closed
+        without its text: "wb" would commit an empty file. -> True once on flash."""
+        f = out[1]
+        try:
+            try:
+                f.write(out[2])
+            finally:
+                f.close()
+            return True
+        except OSError:
+            self.flash_error(None)
+            return False
+
     def _write_settings(self, j=None):
+        out = self._settings_out
+        if out is not None:  # a checkpoint half made: finished first (one open file)
+            self._settings_out = None
+            if self._close_settings(out):
+                self._settings_j = out[0]
         s = dict(self._settings)
         s["j"] = self._settings_j if j is None else j
         return self._write(config.SETTINGS_FILE, s)

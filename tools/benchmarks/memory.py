@@ -230,6 +230,11 @@ def board_heap(native, vm_boot):
     return int(BOARD_HEAP * ratio / KB + 1), ratio
 
 
+def chip_heap(lib):
+    """-> the native heap ("NNNk") the board's heap stands for (board_heap), measured."""
+    return "%dk" % board_heap(native_heap(lib), vm_heap(lib)[0])[0]
+
+
 def heap_part(out, ctx):
     lib = ctx.lib()
     with out.measuring("heap under native MicroPython"):
