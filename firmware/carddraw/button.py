@@ -31,19 +31,20 @@ class Button:
         self.debounce_ms = config.DEBOUNCE_MS if debounce_ms is None else debounce_ms
         self.long_ms = config.LONG_PRESS_MS if long_ms is None else long_ms
         self.pressed = False   # the debounced state
-        self._raw = -1         # the last raw level seen; -1 before the first update
+        self.raw = -1          # the last raw level seen; -1 before the first update (read
+                               # by board.Buttons: up as it was, no update needed)
         self._since = 0        # when the raw level last changed
         self._down_at = 0      # when the current press began
         self._quiet = False    # the current press has had its event (long, or power-on)
 
     def update(self, level, now_ms):
-        if self._raw < 0:
-            self._raw = level
+        if self.raw < 0:
+            self.raw = level
             self._since = now_ms
             self.pressed = self._quiet = level == 0
             return None
-        if level != self._raw:
-            self._raw = level
+        if level != self.raw:
+            self.raw = level
             self._since = now_ms
         elif (level == 0) != self.pressed and elapsed(now_ms, self._since) >= self.debounce_ms:
             self.pressed = level == 0

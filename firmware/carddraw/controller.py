@@ -32,6 +32,7 @@ records are described in README's "On a Pico".
 """
 from carddraw import config, lockcode, settings as known
 from carddraw.config import COLS, ROWS, TITLE_COLS
+from carddraw.action import ACTIVE
 from carddraw.deck import COLOURS, RuleError, build_deck
 from carddraw.odds import fmt_chance, greens_left, risk
 from carddraw.play import Play
@@ -330,7 +331,7 @@ class Controller:
     # -- for the screens ----------------------------------------------------------------------
     def goto(self, screen):
         play = self.play
-        if play is not None and not play.running():
+        if play is not None and play.action.state != ACTIVE:  # not play.running()
             play.warn = 0  # R21: a warning goes on from screen to screen (leaving the lock
                            # grants no fresh one) until the draw or the action's end
         self.shown = screen

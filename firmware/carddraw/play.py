@@ -237,18 +237,23 @@ class Play:
         return self.ctl.rng if card is None else saved.Known(self.action.deck, card)
 
     def draw(self, timed, card=None):
+        """R9: a card drawn (card: the one a record names, played again). Before a drawn
+        card's LED: the helpers it would call (rng, rearm, log, beep) are written out."""
+        ctl = self.ctl
         action = self.action
         snapshot = saved.snapshot(action)
-        colour = action.draw(self.rng(card))  # R9; R22 raises on an empty deck: no change
+        # R9; R22 raises on an empty deck: no change
+        colour = action.draw(ctl.rng if card is None else saved.Known(action.deck, card))
         self.undo = snapshot
-        self.rearm()
+        self.due = ctl.now + ctl.settings["interval"] * 1000  # R21: rearm()
+        self.warn = 0
         self.card = colour
         self.applied = False
-        self.log(["draw", self.ctl.now, action.draws, colour, list(action.deck.counts()),
-                  timed])
-        self.beep("black" if colour == BLACK else "card")
-        if action.redraws_left == 0 and not self.replaying:
-            self.accept()  # R15: no redraw left, the card applies at once (its own record)
+        if not self.replaying:
+            ctl.add(["draw", ctl.now, action.draws, colour, list(action.deck.counts()), timed])
+            ctl.beep("black" if colour == BLACK else "card")
+            if action.redraws_left == 0:
+                self.accept()  # R15: no redraw left, the card applies at once (its record)
 
     def redraw(self, card=None):
         action = self.action
@@ -264,13 +269,16 @@ class Play:
         colour = action.pending
         state = action.accept()  # R10-R14
         self.applied = True
-        self.log(["accept", self.ctl.now, action.draws, colour, list(action.deck.counts()),
-                  state, action.successes, action.complications])
+        if self.replaying:  # played again: the log has its records, nobody hears it
+            return
+        ctl = self.ctl
+        ctl.add(["accept", ctl.now, action.draws, colour, list(action.deck.counts()), state,
+                 action.successes, action.complications])
         if state == SUCCEEDED:
-            self.beep("success")
+            ctl.beep("success")
             self.end(state)
         elif state == FAILED:
-            self.beep("fail")
+            ctl.beep("fail")
             self.end(state)
 
     def take_card(self):

@@ -35,7 +35,7 @@ class Active(PlayScreen):
     def press(self, button):
         ctl = self.ctl
         if button == "DRAW":
-            self.play.draw(False)
+            ctl.play.draw(False)
             ctl.goto(Card(ctl))  # home after a draw (play.home()), straight
         elif button == "STOP":
             if self.play.warn:  # R21: a stop during the warning needs no confirming

@@ -107,7 +107,12 @@ class Rng:
             raise ValueError("randrange needs a range of 1 to %d, not %r" % (M30, n))
         if n <= M16:
             top = M16
-            r = self.next16()
+            if self._i > 30:  # next16(), written out: a draw's card before its LED
+                self._block()
+            i = self._i
+            self._i = i + 2
+            b = self._buf
+            r = (b[i] << 8) | b[i + 1]
             while r - r % n > top - n + 1:
                 r = self.next16()
         else:
