@@ -290,8 +290,10 @@ class App:
         error = self.error
         if error is not None:
             led, blink = error.led, error.blink
-        else:
-            led, blink = self.controller.led(quick), self.controller.warn > 0  # as its view
+        else:  # as its view: the card's colour, or white blinking during the warning (R21)
+            c = self.controller
+            led, play = c.led(quick), c.play
+            blink = play is not None and play.warn > 0
         if blink and (now // BLINK_MS) % 2:
             led = None
         board.led.show(led)  # first: a drawn card's colour before its frame is worked out

@@ -33,7 +33,7 @@ records are described in README's "On a Pico".
 from carddraw import config, lockcode, settings as known
 from carddraw.config import COLS, ROWS, TITLE_COLS
 from carddraw.action import ACTIVE
-from carddraw.deck import COLOURS, RuleError, build_deck
+from carddraw.deck import RuleError, build_deck
 from carddraw.odds import fmt_chance, greens_left, risk
 from carddraw.play import Play
 from carddraw.playscreens import SCREENS
@@ -420,15 +420,14 @@ class Controller:
         screen shows, by the same sweep), worked out once per change of the settings; in a
         quick view, the chance "..." and the risks None until they are."""
         fresh = self._planned is not None and self._planned[0] == self.settings_version
-        if self.quick and not fresh:
-            self._left_out = True
-            s = self.settings
-            return build_deck(s["ranks"], s["helpers"], s["bonus"],
-                              *[s[colour] for colour in COLOURS]).counts(), "...", None, None
         if not fresh:
             s = self.settings
-            counts = build_deck(s["ranks"], s["helpers"], s["bonus"],
-                                *[s[colour] for colour in COLOURS]).counts()
+            counts = build_deck(s["ranks"], s["helpers"], s["bonus"], s["green"], s["yellow"],
+                                s["red"], s["black"]).counts()
+        if self.quick and not fresh:
+            self._left_out = True
+            return counts, "...", None, None
+        if not fresh:
             greens = greens_left(s["needed"], 0, min(s["auto"], s["ranks"]))  # R7, R11
             won, red, black = risk(counts, greens)[:3]
             self._planned = (self.settings_version, counts, fmt_chance(won), red, black, won)

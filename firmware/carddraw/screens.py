@@ -238,12 +238,17 @@ def task_line(settings):
     "S:task +1 red", "S:task +2Y +3R" or "S:task+2Y+3R+1B" for a mix; a task the referee
     froze, which no key on set-up changes: "Ref: +1 red"."""
     label = "Ref:" if settings["frozen"] else "S:task"
-    added = [(name, settings[name]) for name in COLOURS if settings[name]]
+    added = []  # (loops, not comprehensions: each of those is a function called, a frame)
+    for name in COLOURS:
+        if settings[name]:
+            added.append(name)
     if not added:
         return label + " none"
     if len(added) == 1:
-        return "%s +%d %s" % (label, added[0][1], added[0][0])  # "S:task +9 yellow": 16
-    marks = ["+%d%s" % (count, name[0].upper()) for name, count in added]
+        return "%s +%d %s" % (label, settings[added[0]], added[0])  # "S:task +9 yellow": 16
+    marks = []
+    for name in added:
+        marks.append("+%d%s" % (settings[name], name[0].upper()))
     for line in (label + " " + " ".join(marks), label + "".join(marks)):
         if len(line) <= COLS:
             return line

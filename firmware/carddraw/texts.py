@@ -85,8 +85,8 @@ def risk_line(red, black):
     "R18%" would read as a rule number, an "R:" as a button); "..." not worked out yet. The
     word is "Risk" so it cannot be read as the tally's complications count ("Comp 1"). At
     most 16 columns: "Risk r100% b100%"."""
-    red, black = [("..." if p is None else fmt_chance(p, 0)) for p in (red, black)]
-    return "Risk r%s b%s" % (red, black)
+    return "Risk r%s b%s" % ("..." if red is None else fmt_chance(red, 0),
+                             "..." if black is None else fmt_chance(black, 0))
 
 
 def tally(action):
