@@ -104,6 +104,39 @@ def test_led_changes_before_the_display_and_display_redraws_only_on_change():
     assert r["view"] in ("green", "yellow", "red", "black") and max(r["rgb"]) > 0
 
 
+def test_a_draws_pass_reveals_led_frame_then_sound_and_makes_no_lines_for_its_picture():
+    """The pass that draws a card: LED, then the frame, then the buzzer (its sound a few ms
+    after the frame, which comes the sooner); the card's picture is drawn from its art, and
+    its lines, which no one reads in that pass, are not made."""
+    r = vm("""
+        app = boot()
+        send(app, "unlock RHRH", "seed 3", "press DRAW")
+        run(app, 1000)
+        order = []
+        led_show, disp_show, play = app.board.led.show, app.board.display.show, app.board.buzzer.play
+        def led(c):
+            if c != app.board.led.colour:
+                order.append("led")
+            led_show(c)
+        def disp():
+            order.append("frame")
+            return disp_show()
+        def sound(pattern, now):
+            order.append("buzzer")
+            play(pattern, now)
+        app.board.led.show, app.board.display.show, app.board.buzzer.play = led, disp, sound
+        app.line("press DRAW")         # a press answered in the next pass, as a button's is
+        made = []
+        app.loop_pass(CLOCK.t)
+        made.append(app.on_show.art is not None and app.on_show._lines is None)
+        RESULT = {"order": order, "lazy": made, "screen": app.controller.screen,
+                  "lines": app.on_show.lines}
+    """)
+    assert r["screen"] == "card" and r["order"][:3] == ["led", "frame", "buzzer"], r["order"]
+    assert r["lazy"] == [True]
+    assert r["lines"][0].split()[0] in ("Green", "Yellow", "Red", "Black")  # made when read
+
+
 def test_idle_dims_then_turns_off_and_the_waking_press_does_nothing_else():
     r = vm("""
         app = boot()

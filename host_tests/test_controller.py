@@ -969,3 +969,29 @@ def test_fuzz_controller_invariants(events, seed, setup):
                 assert c.play.card is not None
             if c.action.pending is not None:
                 assert c.play.card == c.action.pending and not c.play.applied
+
+
+# -- a picture's lines, made only when read --------------------------------------------------
+@pytest.mark.parametrize("colours,steps,screen", [
+    ((), "D", "active"),                                # the deck, its odds left out
+    (("red",), "D D", "card"),                          # a card not applied yet
+    (("green", "green"), "D D D D", "card"),            # one applied, the action ended
+])
+def test_a_quick_pictures_lines_are_made_when_read_and_are_those_of_an_eager_view(
+        colours, steps, screen):
+    """A press's pass asks for its view quick: a screen with graphics gives its art and LED
+    and leaves its lines, which nothing draws, to be made when read (View.lines); made then,
+    before the next event, they are the lines a view made at once would have (the odds
+    still left out: "...")."""
+    lazy, eager = (dev(*colours, redraws=1, needed=2) for _ in range(2))
+    keys(lazy, steps)
+    keys(eager, steps)
+    lazy._view = eager._view = None  # as after an event: the pass's first view is quick
+    v = lazy.view(quick=True)
+    assert v.screen == screen and v.art is not None and v._lines is None  # not made yet
+    eager.quick = True  # as the quick view would have made them
+    want = eager._lines(eager.shown, False)[0]
+    eager.quick = False
+    assert v.lines == want and v._lines is not None
+    assert v.led == lazy.view(quick=True).led == eager.view().led
+    assert lazy.view().lines == eager.view().lines  # and once the odds are in, the same

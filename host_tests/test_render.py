@@ -417,3 +417,30 @@ def test_narrow_text_by_blits_is_the_text_drawn_a_character_at_a_time(vm):
     r = vm("ARTS = %r\n" % (ARTS,) + NARROW)
     assert r["frames"] > 60 + len(ARTS)
     assert r["differ"] == []
+
+
+# The pictures' tiles and the narrow text's places are all made by prepare() (the app, at
+# power-on): drawing any picture afterwards makes none (a press's pass would draw it, or
+# allocate its FrameBuffers), and every picture drawn by bytes is the one drawn by calls.
+PREPARED = r'''
+import framebuf
+from carddraw import render
+
+buf = bytearray(1024)
+fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
+render.prepare(buf)
+tiles, spots = len(render._TILES), len(render._frame(buf).spots)
+last = None
+for art in ARTS:
+    view = render.View("x", ["x"], art=art)
+    render.render(view, fb, 57, last, buf)
+    last = (art, 57, ["x"])
+RESULT = {"tiles": [tiles, len(render._TILES)], "spots": [spots, len(render._frame(buf).spots)],
+          "kinds": sorted(set(k // 8 for k in render._TILES))}
+'''
+
+
+def test_prepare_makes_every_tile_and_place_a_picture_needs(vm):
+    r = vm("ARTS = %r\n" % (ARTS,) + PREPARED)
+    assert r["tiles"][0] == r["tiles"][1] == 5 + 4 + len(render.BIG) + 2 * len(render.SKILLS)
+    assert r["spots"][0] == r["spots"][1] == 6       # the card's 4 lines, the side's 2

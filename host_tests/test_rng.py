@@ -616,3 +616,26 @@ def test_the_device_rekeys_its_rng_as_each_action_starts():
     assert c.view().screen == "setup" and calls == ["setup"]
     keys(c, "D")
     assert c.view().screen == "active" and calls == ["setup", "setup"]
+
+
+def test_ready_hashes_the_next_block_ahead_and_the_draws_are_the_same():
+    """The app's idle passes call ready(): the next block is hashed then, so that a draw's
+    pass (before its LED) never hashes one; a seeded sequence is the same drawn either way."""
+    plain, ahead = Rng(77), Rng(77)
+    hashed = []
+    block = ahead._block
+
+    def counted():
+        hashed.append(True)
+        block()
+    ahead._block = counted
+    got_plain, got_ahead, in_draws = [], [], 0
+    for i in range(200):
+        got_plain.append(plain.randrange(11 + i % 7))
+        ahead.ready()                    # an idle pass between draws
+        del hashed[:]
+        got_ahead.append(ahead.randrange(11 + i % 7))
+        in_draws += len(hashed)
+    assert got_plain == got_ahead
+    assert in_draws == 0       # every block hashed in an idle pass
+    assert not ahead.ready()   # nothing to do while the block has bits left

@@ -372,15 +372,16 @@ def test_leftover_tmp_files_and_a_half_made_journal_folder_are_removed():
 
 
 def as_older_firmware(fs):
-    """The journal's folders and the state folder's files moved into the root, no journal/
-    or state/: the older layout. -> the folders' names."""
+    """The journal's folders, the state folder's files and the log's segments moved into the
+    root, no journal/, state/ or log/: the older layout. -> the folders' names."""
     folders = sorted(n for n in fs.listdir(J) if n.startswith("j"))
     for name in folders:
         fs.rename(J + name, name)
     fs.rmdir(J)
-    for name in fs.listdir(config.STATE_DIR):
-        fs.rename(config.STATE_DIR + name, name)
-    fs.rmdir(config.STATE_DIR)
+    for folder in (config.STATE_DIR, config.LOG_DIR):
+        for name in fs.listdir(folder):
+            fs.rename(folder + name, name)
+        fs.rmdir(folder)
     return folders
 
 
@@ -412,6 +413,36 @@ def test_a_power_cut_while_the_boot_moves_an_older_firmwares_settings_loses_none
         assert not {"settings.json", "log.exported"} & set(again.fs.listdir(""))
         booted += 1
     assert booted > 5
+
+
+def test_a_power_cut_while_the_boot_moves_an_older_firmwares_segments_loses_no_record():
+    """Older firmware kept the log's segments in the root; the boot moves each into log/ by a
+    rename (the root's compactions copied them all). A cut at any of that boot's operations
+    (three ways): the next boot reads every record, in order, the chain whole, each segment
+    in log/ and none in the root."""
+    fs = FakeFlash()
+    s = Store(fs=fs, log_limit=LIMIT, segment=LIMIT // 4)
+    s.load_settings()
+    for i in range(40):
+        assert s.commit([{"ev": "draw", "n": i, "pad": "p" * 60}], hint="d")
+    assert s.flush()
+    logged = s.read_log()[0]
+    assert len(segments(fs)) >= 3
+    as_older_firmware(fs)
+    assert sum(1 for n in fs.listdir("") if n.startswith("log.0")) >= 3
+    fs = fs.reboot()
+    fs.chip.record()
+    s = Store(fs=fs, log_limit=LIMIT, segment=LIMIT // 4)
+    assert s.read_log() == (logged, 0)
+    booted = 0
+    for n, mode, image in distinct(fs.chip.cuts()):
+        again = Store(fs=FakeFlash(image=image), log_limit=LIMIT, segment=LIMIT // 4)
+        assert again.read_log() == (logged, 0), (n, mode)
+        assert chain_ok(again), (n, mode)
+        assert not any(n.startswith("log.0") for n in again.fs.listdir("")), (n, mode)
+        assert len(segments(again.fs)) >= 3
+        booted += 1
+    assert booted > 3
 
 
 def test_an_older_firmwares_settings_in_the_root_replace_the_state_folders():
@@ -1322,6 +1353,71 @@ def test_each_housekeeping_step_is_one_change_to_the_filesystem():
         steps += 1
     assert steps > 50 and most == 1
     assert not s.waiting() and not s._waiting()
+
+
+def test_an_idle_step_that_seals_the_logs_lines_changes_nothing_and_the_one_that_writes_seals_none():
+    """The log's lines are sealed (their JSON and hashes: milliseconds of CPU a record on the
+    chip) in an idle step with no program or erase, beside the journal slot's opening, and
+    the step that writes them (a block's erase) and the one that closes them seal none."""
+    fs = FakeFlash()
+    s = Store(fs=fs, log_limit=LIMIT, segment=LIMIT // 4)
+    s.load_settings()
+    sealing = []
+    seal = s.logfile._seal
+
+    def counted(*args):
+        sealing.append(True)
+        return seal(*args)
+    s.logfile._seal = counted
+    steps = {"seal": 0, "write": 0, "both": 0}
+    for i in range(60):
+        assert s.commit([{"ev": "draw", "n": i}, {"ev": "accept", "n": i}][:1 + i % 2],
+                        hint="d")
+        for _ in range(i % 7):
+            del sealing[:]
+            with fs.chip.counting() as c:
+                s.housekeep()
+            if sealing:
+                steps["seal"] += 1
+                assert (c.progs, c.erases) == (0, 0)
+            if c.progs and s.logfile.held is not None:
+                steps["write"] += 1
+                steps["both"] += bool(sealing)
+    assert steps["seal"] > 10 and steps["write"] > 10 and steps["both"] == 0
+    while s.housekeep():
+        pass
+    records, damaged = Store(fs=fs.reboot(), log_limit=LIMIT).read_log()
+    assert damaged == 0 and len(records) == 90 and chain_ok(Store(fs=fs.reboot()))
+
+
+def test_settings_json_is_checkpointed_in_two_steps_and_a_cut_between_keeps_it_whole():
+    """An idle pass's checkpoint of settings.json: first the file opened and its text made
+    (nothing programmed or erased), then written and closed. A power cut between the two (or
+    at any operation of the second) leaves settings.json whole: the old settings or the new."""
+    fs = FakeFlash()
+    s = Store(fs=fs)
+    s.load_settings()
+    old = dict(config.defaults(), ranks=2)
+    new = dict(config.defaults(), ranks=6, helpers=3)
+    assert s.save_settings(old)
+    while s.housekeep():
+        pass
+    assert s.commit([], new, "x")
+    fs.chip.record()
+    steps = []
+    while True:
+        with fs.chip.counting() as c:
+            worked = s.housekeep()
+        if not worked:
+            break
+        steps.append((s._settings_out is not None, c.progs, c.erases))
+    opened = [i for i, step in enumerate(steps) if step[0]]
+    assert opened and all(steps[i][1:] == (0, 0) for i in opened)  # the first step: nothing
+    assert steps[opened[0] + 1][1] > 0                            # the second: the commit
+    assert Store(fs=fs.reboot()).load_settings() == (new, None)
+    for n, mode, image in distinct(fs.chip.cuts()):
+        got = Store(fs=FakeFlash(image=image)).load_settings()
+        assert got in ((new, None), (old, None)), (n, mode)
 
 
 def test_no_idle_pass_erases_twice_and_no_pass_with_a_slot_erases_at_all():
