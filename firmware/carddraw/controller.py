@@ -331,7 +331,7 @@ class Controller:
     # -- for the screens ----------------------------------------------------------------------
     def goto(self, screen):
         play = self.play
-        if play is not None and play.action.state != ACTIVE:  # not play.running()
+        if play is not None and play.action.state != ACTIVE:  # the action no longer draws:
             play.warn = 0  # R21: a warning goes on from screen to screen (leaving the lock
                            # grants no fresh one) until the draw or the action's end
         self.shown = screen

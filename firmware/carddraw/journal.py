@@ -47,7 +47,7 @@ import sys
 from json import dumps, loads
 
 from carddraw.flashfs import folder
-from carddraw.saved import PACKED
+from carddraw.saved import PACKED, unpacked
 from carddraw.logline import LINE_MAX, read_line
 
 SLOTS = 3
@@ -332,10 +332,7 @@ def _record(obj):
         names = PACKED.get(obj[0]) if obj and isinstance(obj[0], str) else None
         if names is None or len(obj) != len(names) + 1:
             raise ValueError("not a packed record")
-        r = {"ev": obj[0]}
-        for i in range(len(names)):
-            r[names[i]] = obj[i + 1]
-        return r
+        return unpacked(obj)
     return _object(obj)
 
 

@@ -203,10 +203,6 @@ class Play:
             return "summary" if self.ended == "summary" else "finishing"
         return state  # active, referee, failed: each a screen of that name
 
-    def running(self):
-        """The action still draws (a timed warning on show goes on from screen to screen)."""
-        return self.action.state == ACTIVE
-
     def odds(self):
         """(R26 chance, chance of a complication, chance of a black): the costly part of a
         view, worked out once for everything it depends on."""

@@ -456,11 +456,7 @@ class Store:
         (an idle pass's step): in two steps, the file opened and its text made (no change to
         the filesystem: path lookups and JSON, CPU only), then written and closed (the
         commit, and its data block's erase), so that no step pays both."""
-        out = self._settings_out
-        if out is not None:
-            self._settings_out = None
-            if self._close_settings(out):
-                self._settings_j = out[0]
+        if self._finish_checkpoint():
             return True
         newest = 0
         for number, _, head, _ in self.journal.entries:
@@ -469,41 +465,45 @@ class Store:
         if not newest:
             return False
         if hold and self.files.size(config.SETTINGS_FILE):  # rewritten in place: "wb"
-            s = dict(self._settings)                         # commits nothing before the
-            s["j"] = newest                                  # close (its truncation too)
-            try:
-                f = self.fs.open(self.root + config.SETTINGS_FILE, "wb")
-            except OSError:
+            try:                                             # commits nothing before the
+                f = self.fs.open(self.root + config.SETTINGS_FILE, "wb")  # close (its
+            except OSError:                                  # truncation too)
                 self.flash_error(None)
                 return True
-            self._settings_out = (newest, f, json_bytes(s))
+            self._settings_out = (newest, f, json_bytes(self._settings_as(newest)))
         elif self._write_settings(newest):
             self._settings_j = newest
         return True
 
-    def _close_settings(self, out):
-        """The checkpoint's second step: its text written, the file closed. Never closed
-        without its text: "wb" would commit an empty file. -> True once on flash."""
+    def _finish_checkpoint(self):
+        """The checkpoint's second step, if one is half made: its text written, the file
+        closed. Never closed without its text: "wb" would commit an empty file. -> whether
+        there was one (a flash error is reported, and the next checkpoint writes it again)."""
+        out = self._settings_out
+        if out is None:
+            return False
+        self._settings_out = None
         f = out[1]
         try:
             try:
                 f.write(out[2])
             finally:
                 f.close()
-            return True
+            self._settings_j = out[0]
         except OSError:
             self.flash_error(None)
-            return False
+        return True
+
+    def _settings_as(self, j):
+        """settings.json's contents: the settings, and the journal entry they are as of."""
+        s = dict(self._settings)
+        s["j"] = j
+        return s
 
     def _write_settings(self, j=None):
-        out = self._settings_out
-        if out is not None:  # a checkpoint half made: finished first (one open file)
-            self._settings_out = None
-            if self._close_settings(out):
-                self._settings_j = out[0]
-        s = dict(self._settings)
-        s["j"] = self._settings_j if j is None else j
-        return self._write(config.SETTINGS_FILE, s)
+        self._finish_checkpoint()  # a checkpoint half made: finished first (one open file)
+        return self._write(config.SETTINGS_FILE,
+                           self._settings_as(self._settings_j if j is None else j))
 
     def _kept(self, entry):
         """Whether everything in a journal entry is kept elsewhere too."""
