@@ -41,12 +41,13 @@
 #   draws), by bytes: a page's column is one byte, so the frame seen as a GS8 FrameBuffer
 #   128 x 8 is its pages, and a GS8 blit or fill moves whole bytes (memset and byte copies in
 #   C). The pictures (the cards, the deck's symbols, the large digits, the title bar's icon
-#   and mark) are drawn once each by the first way into a little frame of their own, the
-#   first time one is shown, and kept (Tile); from then on a picture is one blit of a few
+#   and mark) are drawn once each by the first way into a little frame of their own, at
+#   power-on (prepare()), and kept (_tile); from then on a picture is one blit of a few
 #   dozen bytes. Why: framebuf's C costs a few ns a pixel on the host and the chip's model
 #   charges it at the bytecode's slowdown, so a card's frame drawn pixel by pixel (a stage of
 #   5,248 pixels cleared, 704 of card, 3,000 of narrow text) took 40 us natively, 13 ms on
-#   the chip's estimate; by bytes, a few us. The pictures kept take about 1.5 KB.
+#   the chip's estimate; by bytes, a few us. The pictures and the places kept take 5,984 B
+#   of the heap (the MicroPython VM, 32-bit as the board).
 from carddraw.config import COLS, ROWS, SKILLS, TITLE_COLS
 
 try:
