@@ -366,7 +366,7 @@ def test_the_module_is_pure_and_small(tmp_path):
                     rng_module.__file__], check=True)
     size = out.stat().st_size
     print("rng.mpy: %d bytes" % size)
-    assert size < 1200      # 992 B when written
+    assert size < 1300      # 992 B when written; 1,275 with copy, holds, take (Play.ahead)
 
 
 # -- the attack ---------------------------------------------------------------------------------

@@ -232,9 +232,12 @@ class App:
             self.collected = now    # and the store's idle work waits for the next pass
             self.unswept = 0
         elif now - self.busy >= IDLE_WORK_MS:
-            rng = self.controller.rng  # the next draws' random bits (a test's stand-in has
-            if not (isinstance(rng, Rng) and rng.ready()):  # none), else the store's work:
-                self.store.housekeep()  # one step, an erase at most
+            # the next draws' random bits (a test's stand-in rng has none), else the next
+            # DRAW press's draw worked out ahead (Play.ahead), else the store's work: one
+            # step, an erase at most
+            rng, play = c.rng, c.play
+            if not (isinstance(rng, Rng) and (rng.ready() or play is not None and play.ahead())):
+                self.store.housekeep()
         self.idle_check(now)
 
     # -- the power-on self-test ------------------------------------------------------------------

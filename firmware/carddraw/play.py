@@ -22,6 +22,24 @@ ENDED = ("success", "finishing", "summary")
 PHASES = {"finishing": "f", "summary": "s"}  # the hint's letter for each phase after the end
 
 
+class _Aside:
+    """The controller a draw worked out ahead (Play.ahead) sees: the rng a copy, the clock
+    and settings the controller's, its records and sounds kept here until the press."""
+
+    def __init__(self, ctl, rng):
+        self.rng = rng
+        self.now = ctl.now
+        self.settings = ctl.settings
+        self.records = []
+        self.beeps = []
+
+    def add(self, record):
+        self.records.append(record)
+
+    def beep(self, name):
+        self.beeps.append(name)
+
+
 class Play:
     def __init__(self, ctl, action):
         self.ctl = ctl
@@ -36,6 +54,7 @@ class Play:
         self.replaying = False  # the records are played again: nothing logged or heard
         self._odds = None       # (what they were worked out for, (chance, red, black))
         self._hint = None       # (its parts, the hint) last made
+        self._next = None       # the next DRAW worked out ahead (ahead()), or None
         self.rearm()
 
     @classmethod
@@ -232,12 +251,61 @@ class Play:
         """The device's rng, or when the records are played again the card they name."""
         return self.ctl.rng if card is None else saved.Known(self.action.deck, card)
 
+    def ahead(self):
+        """An idle pass's work: the next DRAW press's draw (and its accept and end, R15) worked
+        out now by draw() itself, on a copy of the action and of the rng, its records and
+        sounds kept aside, so that the press's pass only takes them (_take) before its LED.
+        Nothing of it is shown, logged or kept on flash, and the press takes it only if
+        neither the action nor the rng has changed since (else it draws as it would have):
+        the same card, records and state either way. -> whether it did the work."""
+        action = self.action
+        if self.replaying or self.card is not None or action.state != ACTIVE \
+                or action.pending is not None:
+            return False
+        rng = self.ctl.rng  # (asked every idle pass: nothing allocated until there is work)
+        nxt = self._next
+        if nxt is not None and saved.same(action, nxt[0]) and rng.holds(nxt[1]):
+            return False  # still the next draw's
+        if not action.deck.total() or not hasattr(rng, "copy"):  # (a test's stand-in rng)
+            return False
+        snap = saved.snapshot(action)
+        aside = _Aside(self.ctl, rng.copy())
+        play = Play(aside, saved.rewound(action, snap))
+        play.draw(False)
+        self._next = (snap, aside.rng, play, aside)
+        return True
+
+    def _take(self, snapshot):
+        """The draw ahead() worked out, if it is still this press's: its action, card and
+        undo, its records with the press's time, its sounds. -> whether it was."""
+        nxt, self._next = self._next, None
+        ctl = self.ctl
+        if nxt is None or nxt[0] != snapshot or not ctl.rng.take(nxt[1]):
+            return False  # (only an Rng has made a _next: the controller's is one for good)
+        play, aside = nxt[2], nxt[3]
+        self.action = play.action
+        self.undo = snapshot
+        self.due = ctl.now + ctl.settings["interval"] * 1000  # R21: rearm()
+        self.warn = 0
+        self.card = play.card
+        self.applied = play.applied
+        now = ctl.now
+        for r in aside.records:  # packed: the time is each one's second field
+            r[1] = now
+            ctl.add(r)
+        for name in aside.beeps:
+            ctl.beep(name)
+        return True
+
     def draw(self, timed, card=None):
         """R9: a card drawn (card: the one a record names, played again). Before a drawn
-        card's LED: the helpers it would call (rng, rearm, log, beep) are written out."""
+        card's LED: the helpers it would call (rng, rearm, log, beep) are written out, and
+        a press's draw is the one ahead() worked out if it still holds."""
         ctl = self.ctl
         action = self.action
         snapshot = saved.snapshot(action)
+        if self._next is not None and card is None and not timed and self._take(snapshot):
+            return
         # R9; R22 raises on an empty deck: no change
         colour = action.draw(ctl.rng if card is None else saved.Known(action.deck, card))
         self.undo = snapshot

@@ -91,6 +91,31 @@ class Rng:
             return True
         return False
 
+    def copy(self):
+        """A generator that draws what this one would draw next (Play.ahead's draw worked out
+        on it in an idle pass). Unseeded, a block it hashes takes its own fresh entropy, as
+        this one's would have. take() gives its place back to this one."""
+        c = _Copy()
+        c.seeded = self.seeded
+        c._msg = bytearray(self._msg)   # the counter goes on in place: not shared
+        c._buf = self._buf
+        c._i = self._i
+        c._from = (self._msg, self._buf, self._i)   # where this one was: its key by identity
+        return c
+
+    def holds(self, c):
+        """Whether this one has drawn nothing since copy c was made (nor been keyed again)."""
+        msg, buf, i = c._from  # a new key (fresh, seed) is a new bytearray; a block a new buf
+        return msg is self._msg and buf is self._buf and i == self._i
+
+    def take(self, c):
+        """Go on from where copy c is, if this one holds() it: c's draws are then the ones
+        this one would have made. -> whether it did."""
+        if not self.holds(c):
+            return False
+        self._msg, self._buf, self._i = c._msg, c._buf, c._i
+        return True
+
     def next16(self):
         """The next 16 random bits."""
         if self._i > 30:
@@ -121,3 +146,10 @@ class Rng:
             while r - r % n > top - n + 1:
                 r = ((self.next16() & 0x3FFF) << 16) | self.next16()
         return r % n
+
+
+class _Copy(Rng):
+    """Rng.copy()'s: its fields are the copied generator's, set by copy()."""
+
+    def __init__(self):  # (MicroPython's classes have no __new__ to skip __init__ with)
+        pass

@@ -52,6 +52,13 @@ def snapshot(a):
             a.redraws_left, a.auto_applied, a.state, a.pending)
 
 
+def same(a, snap):
+    """Whether `a` is as snapshot() took `snap`: asked in idle passes, so no tuple is made."""
+    return (a.deck.counts() == snap[0] and a.helpers == snap[1] and a.successes == snap[2]
+            and a.complications == snap[3] and a.draws == snap[4] and a.redraws_left == snap[5]
+            and a.auto_applied == snap[6] and a.state == snap[7] and a.pending == snap[8])
+
+
 def rewound(a, snap):
     """A new action: `a` as it was when snapshot() took `snap` (what a draw never changes,
     the skill, ranks and the task's cards among them, is a's)."""
