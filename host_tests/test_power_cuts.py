@@ -26,6 +26,7 @@ import pytest
 from conftest import ROOT
 from carddraw import config, protocol
 from carddraw.app import App
+from carddraw.rng import Rng
 from carddraw.saved import unpacked
 from carddraw.store import Store
 from fakeflash import FakeFlash, PowerCut
@@ -64,8 +65,9 @@ class Bench:
         self.store.commit = commit
         self.now = 1000
         self.out = []
-        self.app = App(self.board, self.store, random.Random(SEED), self.now,
-                       write=self.out.append)
+        # the device's own generator, seeded: the next draw worked out ahead in idle passes
+        # (Play.ahead) and taken by the press, as on the board
+        self.app = App(self.board, self.store, Rng(SEED), self.now, write=self.out.append)
         self.c = self.app.controller
         self.policy = random.Random(7)
         self.counts = {"actions": 0, "redraws": 0, "referee": 0, "stops": 0, "chains": 0,
@@ -185,6 +187,9 @@ class Bench:
                         if a.draws != before or self.screen() != "active":
                             break
                 else:
+                    if r > 0.6:  # a pause first: idle passes work the draw out ahead
+                        for _ in range(6):
+                            self.step(300)
                     self.press("DRAW")
             elif s == "card":
                 if not c.play.applied and a.redraws_left and p.random() < 0.5:
@@ -401,13 +406,17 @@ def test_a_console_reply_waits_for_the_flash():
 
 
 # -- the attacks of a laptop on the USB cable, a cut or a reset at any moment ------
-def attack(lines, settings):
+def attack(lines, settings, pause=False):
     """A Bench at an action's start, on a recording chip, sent `lines` in one write with a
     reply recorder: -> (the bench, [(chip operations done when the reply was written, the
-    reply)]). Operations are counted from the recording's start, as cuts() numbers them."""
+    reply)]). Operations are counted from the recording's start, as cuts() numbers them.
+    pause: idle passes first, which work the next draw out ahead (Play.ahead)."""
     fs = FakeFlash({config.SETTINGS_FILE: json.dumps(settings).encode()})
     b = Bench(fs)
     b.press("DRAW")                                   # the action starts
+    for _ in range(20 if pause else 0):
+        b.step(300)
+    b.ahead = b.c.play._next                          # the draw worked out ahead, if any
     fs.chip.record()
     fs.chip.reset_counts()
     seen = []
@@ -429,15 +438,18 @@ def done_by(n, mode):
     return n if mode == "after" else n - 1
 
 
-def test_the_usb_re_roll_attack_finds_no_fresh_card():
+@pytest.mark.parametrize("pause", [False, True], ids=["drawn live", "worked out ahead"])
+def test_the_usb_re_roll_attack_finds_no_fresh_card(pause):
     """The re-roll: `press DRAW` and 14 `show` lines in one write; the laptop sees the card in a
     reply and, when it is unwanted, cuts the power (or stops reading so the watchdog resets
     the board) to draw again. A cut at every program and erase of those passes, in each torn
     mode: whenever a reply had shown the card, the device comes back with that same card on
     show and its draw record on flash; when none had, nothing of the card was seen. No cut
-    gives the laptop a second card for the same draw."""
-    b, seen = attack(["press DRAW"] + ["show"] * 14, START)
+    gives the laptop a second card for the same draw. Paused first, the draw is the one the
+    idle passes worked out ahead (Play.ahead): the same holds."""
+    b, seen = attack(["press DRAW"] + ["show"] * 14, START, pause)
     card, draws = b.c.play.card, b.c.action.draws
+    assert (b.ahead is not None and b.c.play.action is b.ahead[2].action) == pause  # taken
     assert draws == 1 and card is not None
     shown_at = min(at for at, r in seen if r.get("draws") == 1)  # the first reply showing it
     cuts = revealed = 0
