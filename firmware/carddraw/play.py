@@ -257,36 +257,36 @@ class Play:
         sounds kept aside, so that the press's pass only takes them (_take) before its LED.
         Nothing of it is shown, logged or kept on flash, and the press takes it only if
         neither the action nor the rng has changed since (else it draws as it would have):
-        the same card, records and state either way. -> whether it did the work."""
+        the same card, records and state either way. The controller's rng is an Rng (the
+        app asks only then). -> whether it did the work."""
         action = self.action
         if self.replaying or self.card is not None or action.state != ACTIVE \
                 or action.pending is not None:
             return False
         rng = self.ctl.rng  # (asked every idle pass: nothing allocated until there is work)
         nxt = self._next
-        if nxt is not None and saved.same(action, nxt[0]) and rng.holds(nxt[1]):
+        if nxt is not None and saved.same(action, nxt[0]) and rng.holds(nxt[2].rng):
             return False  # still the next draw's
-        if not action.deck.total() or not hasattr(rng, "copy"):  # (a test's stand-in rng)
+        if not action.deck.total():
             return False
         snap = saved.snapshot(action)
         aside = _Aside(self.ctl, rng.copy())
         play = Play(aside, saved.rewound(action, snap))
         play.draw(False)
-        self._next = (snap, aside.rng, play, aside)
+        self._next = (snap, play, aside)
         return True
 
     def _take(self, snapshot):
         """The draw ahead() worked out, if it is still this press's: its action, card and
         undo, its records with the press's time, its sounds. -> whether it was."""
-        nxt, self._next = self._next, None
+        snap, play, aside = self._next
+        self._next = None
         ctl = self.ctl
-        if nxt is None or nxt[0] != snapshot or not ctl.rng.take(nxt[1]):
-            return False  # (only an Rng has made a _next: the controller's is one for good)
-        play, aside = nxt[2], nxt[3]
+        if snap != snapshot or not ctl.rng.take(aside.rng):
+            return False
         self.action = play.action
         self.undo = snapshot
-        self.due = ctl.now + ctl.settings["interval"] * 1000  # R21: rearm()
-        self.warn = 0
+        self.rearm()  # R21
         self.card = play.card
         self.applied = play.applied
         now = ctl.now
