@@ -36,19 +36,24 @@ $(STUBS_STAMP): Makefile
 
 setup: $(VENV_STAMP) $(NODE_STAMP) $(STUBS_STAMP)
 
-# The browser tests drive Debian's Chromium. Missing: installed with apt-get as root, with
-# sudo when it needs no password, else one line saying what to run (exit 2). CHROMIUM, USER_ID
-# and SUDO are variables so the tests can play a machine without it.
+# The browser tests (and make docs' picture of the web app) drive Debian's Chromium. Missing:
+# one line says what is installed and why, then Debian's chromium package without its
+# recommended ones (no systemd, udev, avahi, printing...) with apt-get as root, with sudo when it
+# needs no password, else one line saying what to run (exit 2). CHROMIUM, USER_ID and SUDO are
+# variables so the tests can play a machine without it. Nothing else here installs system-wide.
 CHROMIUM ?= /usr/bin/chromium
 USER_ID ?= $(shell id -u)
 SUDO ?= sudo
-APT_CHROMIUM = DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium
+APT_CHROMIUM = DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
+CHROMIUM_WHY = Chromium is missing at $(CHROMIUM) (the browser tests and make docs drive it)
 SUDO_OK = $(shell $(SUDO) -n true >/dev/null 2>&1 && echo yes)
+CAN_INSTALL = $(if $(filter 0,$(USER_ID)),root,$(SUDO_OK))
 chromium:
 ifeq ($(wildcard $(CHROMIUM)),)
-	$(if $(filter 0,$(USER_ID)),apt-get update -qq && $(APT_CHROMIUM),$(if $(SUDO_OK),\
-	  $(SUDO) -n apt-get update -qq && $(SUDO) -n env $(APT_CHROMIUM),\
-	  $(error Chromium is missing (the browser tests need it): run as root: apt-get update && apt-get install -y chromium)))
+	$(if $(CAN_INSTALL),,$(error $(CHROMIUM_WHY): run as root: apt-get update && apt-get install -y --no-install-recommends chromium))
+	@echo "$(CHROMIUM_WHY): installing Debian's chromium package without its recommended packages$(if $(filter 0,$(USER_ID)),, (with sudo))"
+	$(if $(filter 0,$(USER_ID)),apt-get update -qq && $(APT_CHROMIUM),\
+	  $(SUDO) -n apt-get update -qq && $(SUDO) -n env $(APT_CHROMIUM))
 endif
 
 test: setup chromium

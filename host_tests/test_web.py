@@ -517,44 +517,7 @@ def test_https_serves_the_page_and_service_worker_with_a_certificate_made_on_the
     assert not os.path.exists(folder)                   # the key goes with the server
 
 
-def make_chromium(tmp_path, user_id, fake=()):
-    """`make chromium` as on a machine without Chromium: USER_ID plays root or not; fake: the
-    commands (apt-get, sudo) that log their arguments to tmp_path/calls and succeed."""
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir(exist_ok=True)
-    for name in fake:
-        script = bin_dir / name
-        script.write_text('#!/bin/sh\necho "%s $*" >> "%s"\n' % (name, tmp_path / "calls"))
-        script.chmod(0o755)
-    env = dict(os.environ, PATH="%s:%s" % (bin_dir, os.environ["PATH"]))
-    sudo = str(bin_dir / "sudo") if "sudo" in fake else str(bin_dir / "no-sudo-here")
-    done = subprocess.run(["make", "-s", "--no-print-directory", "chromium",
-                           "CHROMIUM=%s" % (tmp_path / "no-chromium"), "USER_ID=%s" % user_id,
-                           "SUDO=%s" % sudo], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=60)
-    calls = (tmp_path / "calls").read_text().splitlines() if (tmp_path / "calls").exists() else []
-    return done, calls
-
-
-def test_make_without_chromium_root_or_sudo_says_what_to_run_and_exits_2(tmp_path):
-    done, calls = make_chromium(tmp_path, 1000, fake=("apt-get",))
-    assert done.returncode == 2
-    assert calls == []                                  # nothing was tried
-    lines = (done.stdout + done.stderr).strip().splitlines()
-    assert len(lines) == 1, lines
-    assert "Chromium is missing" in lines[0]
-    assert "apt-get update && apt-get install -y chromium" in lines[0]
-
-
-def test_make_installs_chromium_with_apt_get_as_root_and_with_sudo_otherwise(tmp_path):
-    done, calls = make_chromium(tmp_path, 0, fake=("apt-get",))
-    assert done.returncode == 0, done.stderr
-    assert calls == ["apt-get update -qq", "apt-get install -y -qq chromium"]
-    os.remove(tmp_path / "calls")
-    done, calls = make_chromium(tmp_path, 1000, fake=("apt-get", "sudo"))
-    assert done.returncode == 0, done.stderr
-    assert calls[-2:] == ["sudo -n apt-get update -qq",
-                          "sudo -n env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium"]
+# make chromium (what make test runs first): host_tests/test_make_chromium.py
 
 
 def test_ci_runs_make_test_and_nothing_else():
