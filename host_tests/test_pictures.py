@@ -116,7 +116,9 @@ def test_pictures_makes_only_the_parts_asked_for_under_the_root_given(tmp_path):
     assert same(str(tmp_path / pictures.TERMINAL), os.path.join(ROOT, pictures.TERMINAL))
     found = {os.path.relpath(os.path.join(b, n), str(tmp_path)) for b, _, ns in os.walk(str(tmp_path))
              for n in ns}
-    assert found == {pictures.TERMINAL}
+    assert found == {pictures.TERMINAL, os.path.join("docs", "img", ".carddraw-files")}
+    assert open(str(tmp_path / "docs" / "img" / ".carddraw-files")).read().splitlines()[1:] == [
+        "terminal.png"]                                  # the tools' list of what they wrote
 
 
 def test_one_pixel_changed_is_a_picture_that_no_longer_matches(tmp_path):

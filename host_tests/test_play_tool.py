@@ -1,7 +1,6 @@
 """tools/play.py, one action played in the terminal, run as a user would run it."""
 import os
 import re
-import random
 import subprocess
 import sys
 
@@ -9,6 +8,7 @@ import pytest
 
 from conftest import ROOT
 from carddraw.action import Action
+from carddraw.rng import Rng
 from carddraw.texts import words
 from carddraw.odds import action_risk, fmt_chance, success_chance
 
@@ -33,7 +33,8 @@ def test_help_is_plays_own():
     (["--table"], ["play: ", "--table"]),
     (["--ranks", "12"], ["play: ", "--ranks", "0 to 9"]),
     (["--ranks", "0"], ["play: ", "1 to 9", "scan"]),
-    (["--seed", "-1"], ["play: ", "--seed", "0 to"]),
+    (["--seed", "-1"], ["play: ", "--seed", "from 0 to 999999999, not -1"]),
+    (["--seed", "1000000000"], ["play: ", "--seed", "from 0 to 999999999, not 1000000000"]),
     (["--seed", "x"], ["play: ", "--seed", "whole number"]),
 ])
 def test_bad_argument_one_line_exit_2_in_plays_name(args, words_):
@@ -46,9 +47,10 @@ def test_bad_argument_one_line_exit_2_in_plays_name(args, words_):
 
 
 def expected_cards(seed, **settings):
-    """The cards the engine draws for this seed when every draw is accepted (R9-R14)."""
+    """The cards the engine draws on the device's generator seeded as the bench's `seed N`,
+    when every draw is accepted (R9-R14)."""
     a = Action(**settings)
-    rng = random.Random(seed)
+    rng = Rng(seed)
     cards = []
     while a.state == "active":
         cards.append(a.draw(rng))
@@ -126,10 +128,18 @@ def test_redraws_are_offered_and_spent_as_the_lead_answers():
 def test_a_black_with_a_referee_asks_the_referee():
     # R14: a referee present decides; "c" lets the action go on without the black
     a = Action(skill="scan", ranks=0, black=9, referee=True)
-    seed = next(s for s in range(100) if a.deck.colour_at(random.Random(s).randrange(a.deck.total())) == "black")
+    seed = next(s for s in range(100) if a.deck.colour_at(Rng(s).randrange(a.deck.total())) == "black")
     done = run("--skill", "scan", "--ranks", "0", "--black", "9", "--referee", "--seed", str(seed),
                answers="d\nc\ns\n")
     out = done.stdout.splitlines()
     assert "referee: go on or end? [c/e] c" in out
     assert "the referee lets the action go on; the black card leaves the deck" in out
     assert out[-1].startswith("outcome: stopped after 1 draw")
+
+
+def test_the_highest_seed_the_device_takes_is_taken_and_plays_its_cards():
+    cards, state = expected_cards(999999999, ranks=1, needed=2)
+    done = run("--needed", "2", "--seed", "999999999", "--auto-draw")
+    assert done.returncode == 0, done.stderr
+    drawn = [l.split()[2].lower() for l in done.stdout.splitlines() if re.match(r"draw \d+:", l)]
+    assert drawn == cards and done.stdout.splitlines()[-1].startswith("outcome: %s" % state)

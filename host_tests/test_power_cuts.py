@@ -35,7 +35,7 @@ from test_controller_fuzz import figure
 sys.path.insert(0, os.path.join(ROOT, "host_tests", "vmlib"))
 import hardening_board  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import logchain  # noqa: E402
+from common import logchain  # noqa: E402
 
 SEGMENT = 4096            # small segments: the event below starts a dozen of them
 SEED = 20261129

@@ -26,7 +26,7 @@ from carddraw.journal import DIR as J, PACKED, SLOTS
 from fakeflash import FakeFlash, PowerCut
 from conftest import ROOT
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import logchain  # noqa: E402
+from common import logchain  # noqa: E402
 
 SETTINGS = config.SETTINGS_FILE
 ACTION = config.ACTION_FILE

@@ -1,6 +1,6 @@
-"""Every tool's command line: --help, a bad argument refused in one line naming it
-(exit status 2), and no tool deletes a file it did not write: each tool that writes into a
-folder is given one holding a file of its own, and the file is still there afterwards."""
+"""Every tool's command line: --help, a bad argument refused in one line naming it (exit
+status 2), and no tool deletes a file it did not write (the refusals of a folder or a file that
+is not the tools' are host_tests/test_tools_output.py's)."""
 import glob
 import os
 import subprocess
@@ -15,6 +15,9 @@ sys.path.insert(0, TOOLS)
 import build_mpy  # noqa: E402
 from common import output  # noqa: E402
 
+OURS = ["bench", "build_mpy", "cards", "event", "odds", "pictures", "play", "screenshots",
+        "termshot", "webshot"]     # deploy and pins are tools too, with tests of their own
+
 
 def tools():
     """tools/*.py that run as a program."""
@@ -27,23 +30,58 @@ def run(name, *args, cwd=ROOT):
                           capture_output=True, text=True, cwd=cwd, timeout=120)
 
 
-def test_every_tool_but_the_hash_chains_library_is_a_program():
-    assert tools() == ["bench", "build_mpy", "cards", "deploy", "event", "odds", "pictures",
-                       "pins", "play", "screenshots", "termshot", "webshot"]
-
-
-NEEDED = {"bench": ["logs"]}   # the arguments a tool needs besides the bad one
+def test_every_script_in_tools_is_a_tool_for_people():
+    scripts = sorted(os.path.basename(p)[:-3] for p in glob.glob(os.path.join(TOOLS, "*.py")))
+    assert scripts == tools()               # the log's hash chain is common/logchain.py now
+    assert set(OURS) <= set(tools()) and "logchain" not in scripts
 
 
 @pytest.mark.parametrize("name", tools())
-def test_help_and_a_bad_argument_in_one_line(name, tmp_path):
+def test_help_and_a_bad_option_in_one_line(name, tmp_path):
     done = run(name, "--help", cwd=str(tmp_path))
     assert done.returncode == 0 and done.stderr == "" and len(done.stdout.splitlines()) > 3
-    bad = run(name, "--no-such-option", *NEEDED.get(name, []), cwd=str(tmp_path))
+    usage = "usage: %s " % name if name in OURS else "python tools/%s.py" % name
+    assert usage in done.stdout, done.stdout[:80]        # pins writes its usage its own way
+    bad = run(name, "--no-such-option", cwd=str(tmp_path))
     assert bad.returncode == 2 and bad.stdout == ""
     (line,) = bad.stderr.splitlines()
-    assert "--no-such-option" in line and "--help" in line, line
+    assert line.startswith(name) and "--no-such-option" in line and "--help" in line, line
     assert os.listdir(str(tmp_path)) == []   # nothing made (once a folder named --help)
+
+
+@pytest.mark.parametrize("args", [["--bogus"], ["--bogus", "logs"], ["logs", "--bogus"],
+                                  ["--sim", "--bogus=3", "logs"], ["-q", "random", "5"]])
+def test_bench_names_the_unknown_option_wherever_it_stands(args):
+    """bench once said only that COMMAND was missing when given an option it did not know."""
+    done = run("bench", *args)
+    assert done.returncode == 2 and done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    bad = [a.split("=")[0] for a in args if a.startswith("-") and a != "--sim"][0]
+    assert line.startswith("bench: unrecognized arguments: " + bad) and "--help" in line, line
+
+
+@pytest.mark.parametrize("name,args,says", [
+    ("play", ["--seed", "2147483648"], "play: argument --seed: must be from 0 to 999999999, "
+                                       "not 2147483648"),
+    ("play", ["--seed", "-1"], "play: argument --seed: must be from 0 to 999999999, not -1"),
+    ("bench", ["--sim", "--seed", "-1", "logs"], "bench: argument --seed: must be from 0 to "
+                                                 "999999999, not -1"),
+    ("bench", ["--sim", "flash"], "bench: argument COMMAND: invalid choice: 'flash'"),
+    ("bench", [], "bench: the following arguments are required: COMMAND"),
+    ("event", ["--bins", "1", "--simulate", "1x1"], "event: argument --bins: must be from 2 to 20"),
+    ("event", ["--simulate", "5"], "event: argument --simulate: must be DEVICESxACTIONS"),
+    ("odds", ["--ranks", "10"], "odds: argument --ranks: must be from 0 to 9, not 10"),
+    ("termshot", ["--keys", "rdx"], "termshot: argument --keys: keys are 1 to 40 of r h d s"),
+    ("pictures", ["--only", "film"], "pictures: argument --only: invalid choice: 'film'"),
+    ("build_mpy", ["a", "b"], "build_mpy: unrecognized arguments: b"),
+])
+def test_a_bad_value_is_refused_in_one_line_naming_it_and_what_is_allowed(name, args, says,
+                                                                        tmp_path):
+    done = run(name, *args, cwd=str(tmp_path))
+    assert done.returncode == 2 and done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    assert line.startswith(says), line
+    assert os.listdir(str(tmp_path)) == []
 
 
 def users_folder(path):
@@ -99,43 +137,6 @@ def test_an_empty_folder_is_taken_and_a_build_cut_short_is_cleared(tmp_path):
     output.prepare(str(out), ["c.mpy"], "a test")
     assert sorted(os.listdir(str(out))) == [output.MARKER]  # a/ was the build's: gone
     assert output.listed(str(out)) == ["c.mpy"]
-
-
-@pytest.mark.parametrize("name,args,made", [
-    ("screenshots", [], "setup.png"),
-    ("cards", [], "quickstart-players.png"),
-    ("pictures", ["--only", "terminal", "--root"], "docs"),
-    ("event", ["--simulate", "1x3", "--out"], "report.txt"),
-    ("bench", ["--sim", "logs", "--out"], None),
-])
-def test_the_tools_that_write_into_a_folder_leave_the_users_files(name, args, made, tmp_path):
-    folder = users_folder(tmp_path / "out")
-    done = run(name, *(args or []), str(folder)) if args else run(name, str(folder))
-    assert done.returncode == 0, done.stderr
-    assert still_there(folder)
-    written = set(os.listdir(str(folder))) - {"carddraw", "notes.txt"}
-    assert made in written if made else any(f.endswith(".jsonl") for f in written), written
-
-
-@pytest.mark.parametrize("name", ["termshot", "webshot"])
-def test_the_picture_tools_write_the_one_file_given_and_refuse_a_folder(name, tmp_path):
-    folder = users_folder(tmp_path / "out")
-    done = run(name, str(folder))
-    assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1
-    assert "is no .png file name" in done.stderr or "is a folder" in done.stderr
-    done = run(name, str(folder / "notes.txt"))
-    assert done.returncode == 2 and "no .png file name" in done.stderr
-    assert still_there(folder) and sorted(os.listdir(str(folder))) == ["carddraw", "notes.txt"]
-    bad = run("termshot", "--keys", "rdx", str(tmp_path / "t.png"))
-    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "keys are" in bad.stderr
-    assert not (tmp_path / "t.png").exists()
-
-
-def test_termshot_writes_its_picture_beside_the_users_files(tmp_path):
-    folder = users_folder(tmp_path / "out")
-    done = run("termshot", str(folder / "shot.png"))
-    assert done.returncode == 0, done.stderr
-    assert still_there(folder) and (folder / "shot.png").stat().st_size > 1000
 
 
 def test_the_web_build_refuses_a_users_folder_and_builds_again_only_over_its_own(tmp_path):

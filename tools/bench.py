@@ -46,14 +46,14 @@ from benchcmd.scenario import differences, glob, parse_scenario, same  # noqa: F
 from common.chi2 import chi2_sf, chi_square  # noqa: F401
 from common.link import Link, SerialLink, SimLink, line_seconds  # noqa: F401
 
-# name -> (what it does, the arguments it adds, its help), as mpremote keeps its commands
+# name -> (its module: arguments(parser), run(link, args), maybe refusal(args); its help),
+# as mpremote keeps its commands
 COMMANDS = {
-    "run": (scenario.run, scenario.arguments, "run scenario files"),
-    "selftest": (selftest.run, selftest.arguments,
-                 "LED, display and buttons through the test commands"),
-    "random": (draws.run, draws.arguments, "chi-square test of N draws on the device"),
-    "logs": (logs.run, logs.arguments, "download the action log as .jsonl and .csv, verify "
-                                       "its hash chain, acknowledge the export"),
+    "run": (scenario, "run scenario files"),
+    "selftest": (selftest, "LED, display and buttons through the test commands"),
+    "random": (draws, "chi-square test of N draws on the device"),
+    "logs": (logs, "download the action log as .jsonl and .csv, verify its hash chain, "
+                   "acknowledge the export"),
 }
 
 
@@ -61,14 +61,15 @@ def parser():
     p = cli.parser("bench", __doc__)
     p.add_argument("--port", help="serial port of the Pico (default: found by its USB id)")
     p.add_argument("--sim", action="store_true", help="test the simulator instead of a board")
-    p.add_argument("--seed", type=int, help="--sim: the simulator's random seed")
+    p.add_argument("--seed", type=cli.whole("seed", 0, 999999999),
+                   help="--sim: the simulator's random seed (0 to 999999999)")
     p.add_argument("--flash", help="--sim: keep the simulated flash in this folder")
     p.add_argument("--code", type=cli.code_arg,
                    help="the referee code (R H D S, 4 to 8 letters): `unlock CODE` is sent "
                         "first, for what needs bench mode (default with --sim: RHRH)")
     sub = p.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name, (_, arguments, text) in COMMANDS.items():
-        arguments(sub.add_parser(name, help=text))
+    for name, (command, text) in COMMANDS.items():
+        command.arguments(sub.add_parser(name, help=text))
     return p
 
 
@@ -79,6 +80,11 @@ def main(argv=None):
         p.error("--sim and --port: choose one")
     if not args.sim and (args.seed is not None or args.flash):
         p.error("--seed and --flash are for --sim")
+    command = COMMANDS[args.command][0]
+    why = command.refusal(args) if hasattr(command, "refusal") else None
+    if why:                                         # before any board or simulator is asked
+        sys.stderr.write("bench %s: %s\n" % (args.command, why))
+        return 2
     link = connect(args)
     if link is None:
         return 2
@@ -90,7 +96,7 @@ def main(argv=None):
             if why:
                 sys.stderr.write("bench mode refused: %s\n" % why)
                 return 2
-        done = COMMANDS[args.command][0](link, args)
+        done = command.run(link, args)
         if bench_mode:
             link.request("lock")                    # bench mode ends with the work
         return done

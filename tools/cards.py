@@ -6,7 +6,9 @@ so the same firmware gives the same pictures. `make docs` runs it with the other
 
     python tools/cards.py [OUT_DIR]   # default docs/: quickstart-players.png, -referees.png
 
-It writes those two files into OUT_DIR (made if need be) and nothing else there.
+It writes those two files into OUT_DIR, which must be new, empty or the tools' own (they list
+what they wrote there in its .carddraw-files; git's docs/ is theirs too). A card already there
+that they did not write is refused in one line (exit status 2), before anything is written.
 """
 import os
 import sys
@@ -14,7 +16,10 @@ import sys
 from PIL import Image, ImageDraw, ImageFont
 
 import screenshots
-from common import ROOT, cli
+from common import ROOT, cli, output
+
+TOOL = "tools/cards.py"
+NAMES = ("quickstart-players.png", "quickstart-referees.png")
 MARGIN, GAP = 36, 28
 SHOT_W, SHOT_H = 128 * screenshots.SCALE + 56, 64 * screenshots.SCALE + 16
 PAGE_W = 2 * SHOT_W + GAP + 2 * MARGIN
@@ -134,8 +139,13 @@ def card(spec, shots):
 
 def build(shots):
     """{file name: page image} from the screens (screenshots.frames())."""
-    return {"quickstart-players.png": card(PLAYERS, shots),
-            "quickstart-referees.png": card(REFEREES, shots)}
+    return dict(zip(NAMES, (card(PLAYERS, shots), card(REFEREES, shots))))
+
+
+def files(out, pages):
+    """{out/NAME: a function that writes it} for output.write."""
+    return {os.path.join(out, name): (lambda path, page=page: page.save(path, optimize=True))
+            for name, page in pages.items()}
 
 
 def main(argv=None):
@@ -143,12 +153,12 @@ def main(argv=None):
     p.add_argument("out", nargs="?", default=os.path.join(ROOT, "docs"), metavar="OUT_DIR",
                    help="folder for the two cards (default: docs/)")
     args = p.parse_args(argv)
-    if os.path.exists(args.out) and not os.path.isdir(args.out):
-        p.error("OUT_DIR: %s is a file, not a folder" % args.out)
-    os.makedirs(args.out, exist_ok=True)
-    pages = build(screenshots.frames())
-    for name, page in pages.items():
-        page.save(os.path.join(args.out, name), optimize=True)
+    try:
+        output.check(args.out, NAMES, TOOL)          # refused before the VM runs
+        pages = build(screenshots.frames())
+        output.write(files(args.out, pages), TOOL)
+    except output.NotOurs as e:
+        p.error("OUT_DIR: %s" % e)
     print("%d quick-start cards written to %s" % (len(pages), os.path.relpath(args.out, ROOT)))
     return 0
 

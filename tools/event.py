@@ -6,14 +6,17 @@
     make event ARGS="logs/*.jsonl"
 
 Each log is identified by its board's unique id (the "device" in the export's first line;
-a file without one is named after the file), its hash chain is verified (tools/logchain.py;
-a log without hashes gets a record-continuity check instead), and its records and actions go
-into OUT/event.sqlite (default OUT: logs/event). A device already in the database is merged by
+a file without one is named after the file), its hash chain is verified
+(tools/common/logchain.py; a log without hashes gets a record-continuity check instead), and
+its records and actions go into OUT/event.sqlite (default OUT: logs/event). A device already in the database is merged by
 record number, so exports taken at different times add up. Then the report, OUT/report.txt:
 every action with its lead skill, deck, draws, outcome and device; per skill how many
 succeeded, stopped and failed; and the calibration of the dice: the observed success rate
 against the chance the device predicted at the start (R26), in bins, with a chi-square, drawn
-in OUT/calibration.png.
+in OUT/calibration.png. OUT must be new, empty or the tools' own (they list what they wrote
+there in its .carddraw-files): a folder of other files, or one of those names there that they
+did not write, is refused in one line before anything is written (so is --simulate's or
+--devices' folder under OUT, simulated/ or collected/).
 
 Calibration: the predicted chance assumes the lead draws to the end, spends no redraw, and no
 referee lets a black pass or changes the deck (R26). So only actions with no redraws and no
@@ -32,12 +35,16 @@ import os
 import sqlite3
 import sys
 
-from common import cli
+from common import cli, output
 from eventlog import devices, simulated
 from eventlog.database import SCHEMA, add_device
 from eventlog.records import Refused, read_log_file
 # per_skill: the report's table of outcomes, which the tests read through this module too
 from eventlog.report import calibration, per_skill, plot_calibration, report_text, summary  # noqa: F401
+
+
+TOOL = "tools/event.py"
+WRITES = ("event.sqlite", "report.txt", "calibration.png")
 
 
 def number(low, high):
@@ -100,7 +107,10 @@ def gather(args):
             raise Refused("%s: no such log file" % pattern)
         paths += found
     logs = [(path,) + read_log_file(path)[::2] for path in paths]
-    make_folder(args.out)
+    try:
+        output.claim(args.out, list(WRITES), TOOL)
+    except output.NotOurs as e:
+        raise Refused("--out: %s" % e)
     for name, (source, folder, empty_ok) in SOURCES.items():
         if getattr(args, name):
             for path in source(args, os.path.join(args.out, folder)):
@@ -108,20 +118,13 @@ def gather(args):
     return logs
 
 
-def make_folder(folder):
-    try:
-        os.makedirs(folder, exist_ok=True)
-    except OSError as e:
-        raise Refused("--out: cannot make the folder %s (%s)" % (folder, e.strerror or e))
-    if not os.access(folder, os.W_OK):
-        raise Refused("--out: the folder %s cannot be written" % folder)
-
-
 def main(argv=None):
     p = parser()
     args = p.parse_args(argv)
     try:
         logs = gather(args)
+    except output.NotOurs as e:       # --simulate's folder under OUT
+        p.error("--out: %s" % e)
     except Refused as e:
         p.error(str(e))
     db_path = os.path.join(args.out, "event.sqlite")

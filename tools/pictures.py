@@ -15,48 +15,56 @@ picture is not what the firmware draws now.
     python tools/pictures.py --only screens --only cards
     python tools/pictures.py --root DIR             the same files under DIR/docs/ instead
 
-It writes those files (and their folders, if need be) and nothing else; it removes nothing.
+It writes those files and nothing else; it removes nothing. Each folder must be new, empty or
+the tools' own (they list what they wrote there in its .carddraw-files; a folder where git
+holds the very pictures is theirs too), and a picture already there that they did not write
+(nor does git hold it as it is) is refused in one line, exit status 2, before any is written.
 """
 import os
 import sys
 
-from common import ROOT, cli
+import cards
+import screenshots
+from common import ROOT, cli, output
 
+TOOL = "tools/pictures.py"
 PARTS = ("screens", "cards", "terminal", "web")
-CARDS = ("quickstart-players.png", "quickstart-referees.png")
+CARDS = cards.NAMES
 TERMINAL = os.path.join("docs", "img", "terminal.png")
 WEB = os.path.join("docs", "img", "web.png")
 
 
 def make(root=ROOT, only=PARTS):
-    """Write the pictures of `only` under root/docs/. -> their paths, relative to root."""
-    import screenshots   # each part's tool on its first use: the web one needs Playwright
-    written = []
-    shots = None
+    """Write the pictures of `only` under root/docs/: all of them made first, every folder
+    checked, then written. -> their paths, relative to root. Raises output.NotOurs."""
+    docs = os.path.join(root, "docs")
+    early = [(root, [])]                    # what can be checked before the pictures are made
     if "screens" in only:
-        shots = screenshots.write(os.path.join(root, "docs", "screens"))
-        written += [os.path.join("docs", "screens", name + ".png") for name in sorted(shots)]
+        early.append((os.path.join(docs, "screens"), None))
     if "cards" in only:
-        import cards
-        pages = cards.build(shots or screenshots.frames())
-        os.makedirs(os.path.join(root, "docs"), exist_ok=True)
-        for name in CARDS:
-            pages[name].save(os.path.join(root, "docs", name), optimize=True)
-            written.append(os.path.join("docs", name))
-        print("%d quick-start cards written" % len(CARDS))
+        early.append((docs, list(CARDS)))
+    for part, rel in (("terminal", TERMINAL), ("web", WEB)):
+        if part in only:
+            early.append((os.path.dirname(os.path.join(root, rel)), [os.path.basename(rel)]))
+    for folder, names in early:
+        if folder != root or not os.path.isdir(root):   # the root itself: only not a file
+            output.check(folder, names, TOOL)
+    files = {}
+    shots = screenshots.frames() if "screens" in only or "cards" in only else None
+    if "screens" in only:
+        files.update(screenshots.files(os.path.join(docs, "screens"), shots))
+    if "cards" in only:
+        files.update(cards.files(docs, cards.build(shots)))
     if "terminal" in only:
         import termshot
-        os.makedirs(os.path.join(root, "docs", "img"), exist_ok=True)
-        termshot.make().save(os.path.join(root, TERMINAL), optimize=True)
-        written.append(TERMINAL)
-        print("the terminal picture written")
+        picture = termshot.make()
+        files[os.path.join(root, TERMINAL)] = lambda path: termshot.save(picture, path)
     if "web" in only:
-        import webshot
-        os.makedirs(os.path.join(root, "docs", "img"), exist_ok=True)
-        webshot.save(webshot.make(), os.path.join(root, WEB))
-        written.append(WEB)
-        print("the web app's picture written")
-    return written
+        import webshot                      # on its first use: it needs Playwright
+        shot = webshot.make()
+        files[os.path.join(root, WEB)] = lambda path: webshot.save(shot, path)
+    output.write(files, TOOL)
+    return [os.path.relpath(path, root) for path in files]
 
 
 def main(argv=None):
@@ -66,9 +74,10 @@ def main(argv=None):
     p.add_argument("--root", default=ROOT, metavar="DIR",
                    help="write under DIR/docs/ (default: the repository)")
     args = p.parse_args(argv)
-    if os.path.exists(args.root) and not os.path.isdir(args.root):
-        p.error("--root: %s is a file, not a folder" % args.root)
-    written = make(args.root, tuple(args.only or PARTS))
+    try:
+        written = make(args.root, tuple(args.only or PARTS))
+    except output.NotOurs as e:
+        p.error("--root: %s" % e)
     print("%d pictures in %s" % (len(written), os.path.join(os.path.relpath(args.root, ROOT),
                                                             "docs")))
     return 0

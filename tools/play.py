@@ -8,26 +8,32 @@ the lead draws on to the end, as the device shows them), and asks the lead: d to
 it asks a to accept, r to redraw (the end of input accepts). A black card with a referee
 present asks the referee: c to go on (the black leaves the deck), e to end the action.
 --auto-draw answers for them: draw until the action ends, accept every card, end at a black.
+The cards come from the device's own generator (firmware/carddraw/rng.py): with --seed N the
+sequence the bench's `seed N` gives the device (0 to 999999999, as there), without it one
+keyed from the machine's entropy.
 Exit status: 0 played, 2 a bad argument (one line says which).
 """
-import random
 import sys
 
 import odds  # the same action settings as the odds tool
 from common import cli
 from carddraw.odds import next_card, action_risk, fmt_chance
 from carddraw.deck import COLOURS
+from carddraw.rng import Rng
 # R24: the firmware's own words for each skill and colour, not a copy of them
 from carddraw.texts import KINDS, skill_name, words
 
 LEAD_ASK = ("draw or stop? [d/s] ", {"d": "draw", "s": "stop"}, "stop")
 CARD_ASK = ("accept or redraw? [a/r] ", {"a": "accept", "r": "redraw"}, "accept")
 REFEREE_ASK = ("referee: go on or end? [c/e] ", {"c": "continue", "e": "end"}, "end")
+MAX_SEED = 999999999   # what the device's `seed N` takes (carddraw.protocol); Rng takes 2**30 - 1
 
 
 def parser():
     p = odds.action_parser("play", __doc__)
-    p.add_argument("--seed", type=cli.whole("seed", 0, 2 ** 31), help="repeatable shuffles")
+    p.add_argument("--seed", type=cli.whole("seed", 0, MAX_SEED),
+                   help="repeatable shuffles: the device's generator seeded as the bench's "
+                        "`seed N` (0 to %d)" % MAX_SEED)
     p.add_argument("--auto-draw", action="store_true",
                    help="no questions: draw until the action ends, accept every card, end at a black")
     return p
@@ -120,7 +126,7 @@ def main(argv=None, stdin=None, out=None):
     else:
         def answer(question):
             return ask(question, stdin, out)
-    play(a, random.Random(args.seed), answer, out)
+    play(a, Rng(args.seed), answer, out)
     return 0
 
 

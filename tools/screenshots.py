@@ -5,7 +5,10 @@ host_tests/test_render.py also runs). `make docs` runs it with the other picture
 
     python tools/screenshots.py [OUT_DIR]     # default docs/screens/
 
-It writes SCREEN.png for each screen into OUT_DIR (made if need be) and nothing else there.
+It writes SCREEN.png for each screen into OUT_DIR, which must be new, empty or the tools' own
+(they list what they wrote there in its .carddraw-files; git's docs/screens/ is theirs too).
+A SCREEN.png already there that they did not write is refused in one line (exit status 2),
+before anything is written.
 """
 import json
 import os
@@ -15,7 +18,9 @@ import tempfile
 
 from PIL import Image, ImageDraw
 
-from common import ROOT, cli
+from common import ROOT, cli, output
+
+TOOL = "tools/screenshots.py"
 SCALE = 3
 INK, PAPER, BEZEL = (120, 220, 255), (4, 8, 16), (40, 40, 46)
 LED = {"green": (0, 200, 60), "yellow": (255, 210, 0), "red": (230, 20, 20), "black": (160, 0, 255),
@@ -66,12 +71,19 @@ def picture(buf, led):
     return img
 
 
+def files(out, shots):
+    """{out/SCREEN.png: a function that writes it} for output.write."""
+    return {os.path.join(out, screen + ".png"):
+            (lambda path, buf=buf, led=led: picture(buf, led).save(path, optimize=True))
+            for screen, (buf, led) in sorted(shots.items())}
+
+
 def write(out=os.path.join(ROOT, "docs", "screens")):
-    """Render every screen into out/SCREEN.png. -> the frames (screen: [buffer, LED])."""
-    os.makedirs(out, exist_ok=True)
+    """Render every screen into out/SCREEN.png. -> the frames (screen: [buffer, LED]).
+    Raises output.NotOurs (nothing written) for a folder or a file that is not the tools'."""
+    output.check(out, None, TOOL)     # the folder refused before the VM runs, names after it
     shots = frames()
-    for screen, (buf, led) in sorted(shots.items()):
-        picture(buf, led).save(os.path.join(out, screen + ".png"), optimize=True)
+    output.write(files(out, shots), TOOL)
     print("%d screens written to %s" % (len(shots), os.path.relpath(out, ROOT)))
     return shots
 
@@ -81,9 +93,10 @@ def main(argv=None):
     p.add_argument("out", nargs="?", default=os.path.join(ROOT, "docs", "screens"),
                    metavar="OUT_DIR", help="folder for the pictures (default: docs/screens/)")
     args = p.parse_args(argv)
-    if os.path.exists(args.out) and not os.path.isdir(args.out):
-        p.error("OUT_DIR: %s is a file, not a folder" % args.out)
-    write(args.out)
+    try:
+        write(args.out)
+    except output.NotOurs as e:
+        p.error("OUT_DIR: %s" % e)
     return 0
 
 

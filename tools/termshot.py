@@ -7,7 +7,10 @@ the pinned Pillow), so the same firmware always gives the same picture. `make do
     python tools/termshot.py [OUT_FILE]                 # default docs/img/terminal.png
     python tools/termshot.py --keys rdd --seed 4 FILE   # the keys and seed of the default
 
-It writes OUT_FILE (and its folder, if need be) and nothing else.
+It writes OUT_FILE and nothing else, into a folder that is new, empty or the tools' own (they
+list what they wrote there in its .carddraw-files; git's docs/img/ is theirs too). An OUT_FILE
+already there that they did not write (nor does git hold it as it is) is refused in one line,
+exit status 2, before the simulator runs.
 """
 import argparse
 import os
@@ -17,9 +20,10 @@ import sys
 
 from PIL import Image, ImageDraw, ImageFont
 
-from common import ROOT, cli
+from common import ROOT, cli, output
 
 OUT = os.path.join(ROOT, "docs", "img", "terminal.png")
+TOOL = "tools/termshot.py"
 KEYS = "rdd"        # ranks 2, start, draw: the first card on show
 SEED = 4            # the power-on seed: a red card first
 KEY_CHARS = "rhdsRHDS"
@@ -117,6 +121,10 @@ def make(keys=KEYS, seed=SEED):
     return picture(sim_output(keys, seed))
 
 
+def save(img, path):
+    img.save(path, optimize=True)
+
+
 def key_arg(text):
     if not text or len(text) > MAX_KEYS or any(c not in KEY_CHARS for c in text):
         raise argparse.ArgumentTypeError("keys are 1 to %d of %s (lower case a press, upper case "
@@ -138,9 +146,13 @@ def main(argv=None):
         p.error("OUT_FILE: %s is no .png file name" % args.out)
     if os.path.isdir(args.out):
         p.error("OUT_FILE: %s is a folder, not a file" % args.out)
-    img = make(args.keys, args.seed)
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    img.save(args.out, optimize=True)
+    try:
+        folder, name = os.path.split(args.out)
+        output.check(folder or ".", [name], TOOL)
+        img = make(args.keys, args.seed)
+        output.write({args.out: lambda path: save(img, path)}, TOOL)
+    except output.NotOurs as e:
+        p.error("OUT_FILE: %s" % e)
     print("the terminal picture written to %s" % os.path.relpath(args.out, ROOT))
     return 0
 

@@ -9,8 +9,11 @@ RANK, DRAW, DRAW: the same card on show as in docs/img/terminal.png. `make docs`
 
 The picture carries the OLED's place in it (PNG text "oled": x,y,w,h in pixels), so a test can
 read the screen back out of the committed picture, pixel by pixel, and compare it with the
-firmware's own rendering of the same view (host_tests/test_web.py). It writes OUT_FILE (and
-its folder, if need be) and nothing else; the site's folder is its own, removed after.
+firmware's own rendering of the same view (host_tests/test_web.py). It writes OUT_FILE and
+nothing else (the site's folder is a temporary one, removed after), into a folder that is new,
+empty or the tools' own (they list what they wrote there in its .carddraw-files; git's
+docs/img/ is theirs too). An OUT_FILE already there that they did not write (nor does git hold
+it as it is) is refused in one line, exit status 2, before Chromium starts.
 """
 import importlib.util
 import io
@@ -21,9 +24,10 @@ import threading
 
 from PIL import Image, PngImagePlugin
 
-from common import ROOT, cli
+from common import ROOT, cli, output
 
 OUT = os.path.join(ROOT, "docs", "img", "web.png")
+TOOL = "tools/webshot.py"
 CHROMIUM = "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--no-first-run"]
@@ -159,9 +163,13 @@ def main(argv=None):
         p.error("OUT_FILE: %s is no .png file name" % args.out)
     if os.path.isdir(args.out):
         p.error("OUT_FILE: %s is a folder, not a file" % args.out)
-    img = make()
-    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
-    save(img, args.out)
+    try:
+        folder, name = os.path.split(args.out)
+        output.check(folder or ".", [name], TOOL)
+        img = make()
+        output.write({args.out: lambda path: save(img, path)}, TOOL)
+    except output.NotOurs as e:
+        p.error("OUT_FILE: %s" % e)
     print("the web app's picture written to %s" % os.path.relpath(args.out, ROOT))
     return 0
 

@@ -1,13 +1,17 @@
 """bench logs: the device's action log saved as .jsonl (byte for byte, hashes kept) and .csv,
 its hash chain verified, then the export acknowledged so the device may drop those records
-once its log is full."""
+once its log is full. The folder must be new, empty or the tools' own (they list what they
+wrote there in its .carddraw-files): any other is refused in one line before the device is
+asked for its log."""
 import csv
 import datetime
 import json
 import os
 import sys
 
-import logchain  # the log's hash chain, shared with tools/event.py
+from common import logchain, output  # the log's hash chain, shared with tools/event.py
+
+TOOL = "tools/bench.py logs"
 
 
 def csv_cell(value):
@@ -21,14 +25,15 @@ def csv_cell(value):
 def write_logs(header, lines, out, stamp):
     """-> (jsonl path, csv path): carddraw-<device>-<stamp>.jsonl holds the header line, then
     each record's line as the device sent it (hashes kept: logchain.read_export reads it back);
-    the .csv one row per record, columns ev, ms, then every other key as first seen."""
-    os.makedirs(out, exist_ok=True)
+    the .csv one row per record, columns ev, ms, then every other key as first seen.
+    Raises output.NotOurs for a folder that is not the tools'."""
     name = "carddraw-%s-%s" % (safe_name(header["device"]), stamp)
     base = os.path.join(out, name)
     n = 1
-    while os.path.exists(base + ".jsonl") or os.path.exists(base + ".csv"):
+    while os.path.lexists(base + ".jsonl") or os.path.lexists(base + ".csv"):
         n += 1
         base = os.path.join(out, "%s-%d" % (name, n))
+    output.claim(out, [os.path.basename(base) + ".jsonl", os.path.basename(base) + ".csv"], TOOL)
     with open(base + ".jsonl", "w", encoding="utf-8") as f:
         f.write(json.dumps(header) + "\n")
         for line in lines:
@@ -72,6 +77,15 @@ def arguments(p):
                         "exported")
 
 
+def refusal(args):
+    """Why --out cannot take the export, or None: asked before the device is."""
+    try:
+        output.check(args.out, None, TOOL)
+    except output.NotOurs as e:
+        return "--out: %s" % e
+    return None
+
+
 def run(link, args):
     lines = []
     r = link.request("log", each=lambda item: lines.append(log_text(item)))
@@ -89,7 +103,11 @@ def run(link, args):
               "head": logchain.head(lines)}
     if not ok:
         header["problem"] = message
-    jsonl, csv_path = write_logs(header, lines, args.out, now.strftime("%Y%m%d-%H%M%S"))
+    try:
+        jsonl, csv_path = write_logs(header, lines, args.out, now.strftime("%Y%m%d-%H%M%S"))
+    except output.NotOurs as e:
+        sys.stderr.write("bench logs: --out: %s\n" % e)
+        return 2
     print("%d log record%s from device %s%s saved to:\n  %s\n  %s" % (
         len(lines), "" if len(lines) == 1 else "s", header["device"],
         " (%d damaged lines skipped on the device)" % r["damaged"] if r.get("damaged") else "",

@@ -6,7 +6,9 @@ does). Its parts, each small:
     common.cli     the one-line refusal of a bad argument (exit 2), whole numbers, --code
     common.link    the link to a board (USB serial) or to the simulator: one protocol client
     common.chi2    the chi-square test (the bench's draws, the event's calibration)
-    common.output  folders a tool writes into and clears of its own files only
+    common.logchain  the device log's hash chain (the bench's export, the event's check)
+    common.output  the folders a tool writes into: new, empty or the tools' own, and never
+                   over a file that is not theirs
 """
 import os
 import sys

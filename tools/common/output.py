@@ -1,19 +1,34 @@
-"""Folders a tool builds into and may clear, of its own files only.
+"""Folders the tools write into: only files a tool made, into a folder that is new, empty or
+the tools' own, and never over a file that is not theirs.
 
-A tool that writes a set of files into a folder (tools/build_mpy.py, deploy's layouts) lists
-them in the folder's MARKER before it writes any. Built again, it removes exactly the files
-that list names, and the folders they were in once empty, then writes anew. A folder without
-the list is taken only when it is new or empty: one holding anything else is refused, so
-`tools/build_mpy.py ~/notes` cannot erase a user's notes, and a file a user put into a built
-folder stays there.
+A folder's MARKER lists the files the tools wrote there (one relative path a line, '#' lines
+are comments). Two ways of writing:
+
+- prepare(): a build (tools/build_mpy.py, deploy's layouts, the web app): the folder is the
+  build's alone. Built again, the files its list names go (and their folders once empty),
+  then the new ones are written: a file a user put into a built folder stays.
+- claim(): a tool that adds its files (the pictures, the event's database and report, the
+  bench's log exports, the UF2): the list grows by the names claimed; nothing is removed.
+
+Either way a folder is taken only when it is new, empty, holds a MARKER, or (claim) is one of
+the checkout's own: build/ (gitignored; `make clean` removes it whole), or a folder where git
+holds the very files claimed (docs/screens/ for `make docs`). A name that exists is written
+over only when the list names it, or git holds it as it is now (replacing it loses nothing:
+`git checkout` brings it back), or the tool's own test `mine(path)` says it is its output.
+Anything else is refused with NotOurs (a one-line message) before a byte is written, so
+`tools/screenshots.py /etc` or over a person's own setup.png leaves everything as it was.
 """
+import hashlib
 import os
+import subprocess
+
+from common import BUILD, ROOT
 
 MARKER = ".carddraw-files"
 
 
 class NotOurs(Exception):
-    """The folder holds files this tool did not write (the message is one line)."""
+    """The folder or a file in it is not the tools' to write (the message is one line)."""
 
 
 def listed(folder):
@@ -22,7 +37,7 @@ def listed(folder):
     try:
         with open(os.path.join(folder, MARKER), encoding="utf-8") as f:
             lines = f.read().splitlines()
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         return None
     names = []
     for line in lines:
@@ -32,10 +47,38 @@ def listed(folder):
     return names
 
 
+def committed(path):
+    """Whether git holds the file at path, in this checkout, exactly as it is now."""
+    real = os.path.realpath(path)
+    root = os.path.realpath(ROOT)
+    if not real.startswith(root + os.sep) or not os.path.isfile(real):
+        return False
+    try:
+        done = subprocess.run(["git", "-C", root, "ls-files", "-s", "--",
+                               os.path.relpath(real, root)], capture_output=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    fields = done.stdout.split()
+    if done.returncode != 0 or len(fields) < 2:
+        return False
+    held = fields[1].decode()
+    with open(real, "rb") as f:
+        data = f.read()
+    blob = hashlib.sha1 if len(held) == 40 else hashlib.sha256
+    return blob(b"blob %d\0" % len(data) + data).hexdigest() == held
+
+
+def _write_list(folder, names, header):
+    with open(os.path.join(folder, MARKER), "w", encoding="utf-8") as f:
+        f.write(header)
+        f.write("".join(name + "\n" for name in names))
+
+
 def prepare(folder, names, tool):
     """Make `folder` ready for `tool` (its name, for the list's first line and refusals) to
-    write `names` into: paths relative to the folder, '/'-separated. -> the folder. Raises
-    NotOurs for a file, or a folder holding files without the list."""
+    build `names` into: paths relative to the folder, '/'-separated. -> the folder. Raises
+    NotOurs for a file, a folder holding files without the list, or a name there that the
+    list does not hold."""
     if os.path.lexists(folder) and not os.path.isdir(folder):
         raise NotOurs("%s is a file, not a folder: give a folder for %s to build into"
                       % (folder, tool))
@@ -44,16 +87,79 @@ def prepare(folder, names, tool):
         if old is None and os.listdir(folder):
             raise NotOurs("%s holds files that %s did not write (it lists its own in %s): "
                           "give a new or empty folder" % (folder, tool, MARKER))
+        _refuse_strangers(folder, [n for n in names if n not in (old or [])], tool)
         clear(folder, old or [])
     os.makedirs(folder, exist_ok=True)
     # the list first: a build cut short leaves its files listed, so the next run removes them
-    with open(os.path.join(folder, MARKER), "w", encoding="utf-8") as f:
-        f.write("# written by %s, which removes only these files when it builds here again\n"
-                % tool)
-        f.write("".join(name + "\n" for name in names))
+    _write_list(folder, names, "# written by %s, which removes only these files when it "
+                               "builds here again\n" % tool)
     for name in names:
         os.makedirs(os.path.dirname(os.path.join(folder, name)), exist_ok=True)
     return folder
+
+
+def _refuse_strangers(folder, names, tool, mine=None):
+    for name in names:
+        path = os.path.join(folder, name)
+        if os.path.lexists(path) and not (committed(path) or (mine and mine(path))):
+            raise NotOurs("%s is there and %s did not write it (nor does git hold it as it "
+                          "is): move it away or give another folder" % (path, tool))
+
+
+def check(folder, names, tool, mine=None):
+    """Whether `tool` may add `names` to `folder` (see claim); writes nothing. -> the names
+    the folder's list holds already. names None: not known yet (a tool that must render to
+    know them checks again then); the folder is the checkout's when git holds any file in
+    it. Raises NotOurs."""
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        raise NotOurs("%s is a file, not a folder: give a folder for %s to write into"
+                      % (folder, tool))
+    if not os.path.isdir(folder):
+        return []
+    old = listed(folder)
+    if old is None:
+        old = []
+        ours = (os.path.realpath(folder) == os.path.realpath(BUILD)
+                or any(committed(os.path.join(folder, n))
+                       for n in (os.listdir(folder) if names is None else names)))
+        if os.listdir(folder) and not ours:
+            raise NotOurs("%s holds files that %s did not write (the tools list theirs in %s): "
+                          "give a new or empty folder" % (folder, tool, MARKER))
+    _refuse_strangers(folder, [n for n in names or () if n not in old], tool, mine)
+    return old
+
+
+def claim(folder, names, tool, mine=None):
+    """Make `folder` ready for `tool` to add `names` (paths relative to it): checked as
+    above, then listed in its MARKER before any is written. mine(path): the tool's test that
+    a file already there is its own output. -> the folder. Raises NotOurs, also when the
+    folder cannot be made or written."""
+    old = check(folder, names, tool, mine)
+    try:
+        os.makedirs(folder, exist_ok=True)
+        _write_list(folder, old + [n for n in names if n not in old],
+                    "# written by carddraw's tools (%s last): each adds its own files and "
+                    "replaces only those listed here\n" % tool)
+        for name in names:
+            os.makedirs(os.path.dirname(os.path.join(folder, name)), exist_ok=True)
+    except OSError as e:
+        raise NotOurs("cannot write into the folder %s (%s)" % (folder, e.strerror or e))
+    return folder
+
+
+def write(files, tool, mine=None):
+    """files: {path: a function that writes that path}. Every folder is checked before any
+    is claimed, then each file is written. -> the paths. Raises NotOurs."""
+    folders = {}
+    for path in files:
+        folders.setdefault(os.path.dirname(path) or ".", []).append(os.path.basename(path))
+    for folder, names in folders.items():
+        check(folder, names, tool, mine)
+    for folder, names in folders.items():
+        claim(folder, names, tool, mine)
+    for path, writer in files.items():
+        writer(path)
+    return list(files)
 
 
 def clear(folder, names):

@@ -3,7 +3,7 @@ again is merged record by record (by seq), so exports taken on different days ad
 import datetime
 import json
 
-import logchain
+from common import logchain
 from eventlog.records import actions_of, parse_records, verify
 
 

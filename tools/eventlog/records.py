@@ -3,8 +3,7 @@ without hashes), and the actions in their records."""
 import json
 import os
 
-import logchain
-import common  # noqa: F401  -- firmware/ on sys.path, for carddraw
+from common import logchain  # and firmware/ on sys.path, for carddraw
 from carddraw.odds import chance as deck_chance
 
 # records after which an action is no longer what R26 predicts

@@ -6,8 +6,9 @@ import os
 import random
 import tempfile
 
-import logchain
-import common  # noqa: F401  -- firmware/ on sys.path, for carddraw
+from common import logchain, output  # and firmware/ on sys.path, for carddraw
+
+TOOL = "tools/event.py --simulate"
 
 
 def random_settings(lead):
@@ -53,14 +54,15 @@ def play_action(store, dice, lead, t):
 
 def simulate(devices, actions, folder, seed):
     """Simulated devices, each playing `actions` actions with its own dice (the firmware's
-    Rng). -> the export files written into folder, one per device."""
+    Rng). -> the export files written into folder, one per device. Raises output.NotOurs
+    (nothing written) for a folder or file that is not the tools'."""
     from carddraw.store import Store
     from carddraw.rng import Rng
-    os.makedirs(folder, exist_ok=True)
     ids = random.Random(seed)
+    names = ["%016x" % ids.getrandbits(64) for _ in range(devices)]  # like machine.unique_id()
+    output.claim(folder, [export_name(device) for device in names], TOOL)
     paths = []
-    for d in range(devices):
-        device = "%016x" % ids.getrandbits(64)  # like machine.unique_id() in hex
+    for d, device in enumerate(names):
         lead = random.Random("%d lead %d" % (seed, d))
         dice = Rng((seed * 7919 + d) % (1 << 30))
         with tempfile.TemporaryDirectory() as flash:
@@ -79,13 +81,17 @@ def flash_lines(store):
     return [ln.decode() if isinstance(ln, bytes) else ln for ln in lines]
 
 
+def export_name(device):
+    return "carddraw-log-%s.jsonl" % device
+
+
 def write_export(folder, device, lines):
     """The file `make logs` writes: the export header, then the device's lines as they are."""
     ok, _, _ = logchain.verify(lines) if any(logchain.split(ln) for ln in lines[:1]) else (False, 0, "")
     header = {"export": logchain.HEADER_KIND, "device": device, "records": len(lines), "damaged": 0,
               "saved": datetime.datetime.now().isoformat(timespec="seconds"), "verified": ok,
               "head": logchain.head(lines)}
-    path = os.path.join(folder, "carddraw-log-%s.jsonl" % device)
+    path = os.path.join(folder, export_name(device))
     with open(path, "w", encoding="utf-8") as f:
         f.write(json.dumps(header) + "\n")
         for line in lines:
