@@ -124,19 +124,16 @@ else
 endif
 
 # make uf2 MICROPY=path/to/micropython: MicroPython's rp2 port built for the Pico with the
-# firmware frozen in (firmware/manifest.py), copied to build/carddraw-pico.uf2 (UF2 to change
-# it). MICROPY is a MicroPython source checkout set up for the rp2 port (see README "On a
-# Pico"); without one, one line says what is needed (exit 2) before anything runs.
+# firmware frozen in (firmware/manifest.py), in this checkout's own build/rp2-RPI_PICO (never
+# the tree's shared build-RPI_PICO), the image checked for the firmware's modules and copied to
+# build/carddraw-pico.uf2 (UF2 to change it): tools/uf2.py, whose --help says the rest.
 UF2 ?= build/carddraw-pico.uf2
+UF2_BUILD ?= build/rp2-RPI_PICO
 UF2_NEEDS = make uf2 needs MICROPY=path/to/micropython: a MicroPython source checkout (v1.28) with ports/rp2/Makefile
-RP2 = $(dir $(wildcard $(MICROPY)/ports/rp2/Makefile))
+UF2_PY = $(firstword $(wildcard $(PY)) python3)
 uf2:
 	$(if $(MICROPY),,$(error $(UF2_NEEDS)))
-	$(if $(RP2),,$(error MICROPY=$(MICROPY) is no MicroPython checkout (no ports/rp2/Makefile there): $(UF2_NEEDS)))
-	$(MAKE) -C "$(RP2)" BOARD=RPI_PICO FROZEN_MANIFEST="$(abspath firmware/manifest.py)"
-	mkdir -p "$(dir $(UF2))"
-	cp "$(RP2)build-RPI_PICO/firmware.uf2" "$(UF2)"
-	@echo "$(UF2): copy it onto the Pico in BOOTSEL mode"
+	@$(UF2_PY) tools/uf2.py --micropython "$(MICROPY)" --out "$(UF2)" --build "$(abspath $(UF2_BUILD))"
 
 clean:
 	rm -rf .venv node_modules .stubs build artifacts

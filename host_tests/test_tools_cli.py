@@ -16,7 +16,7 @@ import build_mpy  # noqa: E402
 from common import output  # noqa: E402
 
 OURS = ["bench", "build_mpy", "cards", "event", "odds", "pictures", "play", "screenshots",
-        "termshot", "webshot"]     # deploy and pins are tools too, with tests of their own
+        "termshot", "uf2", "webshot"]     # deploy and pins are tools too, with tests of their own
 
 
 def tools():
@@ -73,6 +73,8 @@ def test_bench_names_the_unknown_option_wherever_it_stands(args):
     ("odds", ["--ranks", "10"], "odds: argument --ranks: must be from 0 to 9, not 10"),
     ("termshot", ["--keys", "rdx"], "termshot: argument --keys: keys are 1 to 40 of r h d s"),
     ("pictures", ["--only", "film"], "pictures: argument --only: invalid choice: 'film'"),
+    ("uf2", ["--jobs", "0"], "uf2: argument --jobs: must be from 1 to 256, not 0"),
+    ("uf2", [], "uf2: --micropython DIR is needed (make uf2 MICROPY=DIR)"),
     ("build_mpy", ["a", "b"], "build_mpy: unrecognized arguments: b"),
 ])
 def test_a_bad_value_is_refused_in_one_line_naming_it_and_what_is_allowed(name, args, says,

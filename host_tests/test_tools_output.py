@@ -53,6 +53,7 @@ WRITERS = [
     ("webshot", ["{out}/web.png"], "web.png"),
     ("event", ["--simulate", "1x2", "--out", "{out}"], "report.txt"),
     ("build_mpy", ["{out}"], "carddraw/app.mpy"),
+    ("uf2", ["--micropython", "{mp}", "--build", "{build}", "--out", "{out}/pico.uf2"], "pico.uf2"),
 ]
 
 
