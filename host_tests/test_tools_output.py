@@ -213,3 +213,57 @@ def test_a_build_refuses_a_persons_file_under_a_name_it_builds_now(tmp_path):
     with pytest.raises(output.NotOurs, match="app.mpy is there and a test did not write it"):
         output.prepare(str(out), ["main.py", "app.mpy"], "a test")
     assert (out / "main.py").read_text() == "built" and (out / "app.mpy").read_bytes() == MINE
+
+
+def test_a_named_file_goes_beside_a_persons_files_and_only_over_the_tools_own(tmp_path):
+    """odds --plot (and termshot, webshot, uf2 --out) write the one file a person names: any
+    folder will do, no list is added to a person's folder, and a file already there is
+    replaced only when the tools drew it (its PNG text says so)."""
+    from PIL import Image
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "notes.txt").write_bytes(MINE)
+    for _ in range(2):                                   # again: over its own chart
+        done = run("odds", "--plot", str(home / "odds.png"))
+        assert done.returncode == 0, done.stderr
+    assert sorted(os.listdir(str(home))) == ["notes.txt", "odds.png"]
+    assert output.marked_png(str(home / "odds.png"))
+    Image.new("RGB", (4, 4)).save(str(home / "holiday.png"))      # a person's own picture
+    before = snapshot(home)
+    line = refused(run("odds", "--plot", str(home / "holiday.png")), "odds")
+    assert "holiday.png is there and tools/odds.py did not write it" in line
+    assert snapshot(home) == before and not output.marked_png(str(home / "holiday.png"))
+
+
+def test_claim_file_lists_the_file_only_in_the_tools_folders(tmp_path):
+    new = tmp_path / "new" / "a.png"
+    assert output.claim_file(str(new), "a test") == str(new)
+    assert output.listed(str(new.parent)) == ["a.png"]            # a folder it made: listed
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "notes.txt").write_bytes(MINE)
+    output.claim_file(str(theirs / "b.png"), "a test")
+    assert os.listdir(str(theirs)) == ["notes.txt"]                # no list in a person's folder
+    (new.parent / "c.png").write_bytes(MINE)
+    with pytest.raises(output.NotOurs, match="c.png is there and a test did not write it"):
+        output.claim_file(str(new.parent / "c.png"), "a test")
+    output.claim_file(str(new.parent / "c.png"), "a test", mine=lambda p: True)
+    assert output.listed(str(new.parent)) == ["a.png", "c.png"]
+    with pytest.raises(output.NotOurs, match="is a folder, not a file"):
+        output.claim_file(str(theirs), "a test")
+
+
+def test_a_picture_the_tools_drew_says_so_in_its_png_text(tmp_path):
+    from PIL import Image, PngImagePlugin
+    info = PngImagePlugin.PngInfo()
+    for key, value in output.png_text("tools/x.py").items():
+        info.add_text(key, value)
+    Image.new("RGB", (2, 2)).save(str(tmp_path / "ours.png"), pnginfo=info)
+    other = PngImagePlugin.PngInfo()
+    other.add_text("Software", "another program")
+    Image.new("RGB", (2, 2)).save(str(tmp_path / "theirs.png"), pnginfo=other)
+    (tmp_path / "text.png").write_bytes(b"Software\0carddraw but no PNG")
+    assert output.marked_png(str(tmp_path / "ours.png"))
+    assert not output.marked_png(str(tmp_path / "theirs.png"))
+    assert not output.marked_png(str(tmp_path / "text.png"))
+    assert not output.marked_png(str(tmp_path / "absent.png"))

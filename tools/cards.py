@@ -11,6 +11,7 @@ what they wrote there in its .carddraw-files; git's docs/ is theirs too). A card
 that they did not write is refused in one line (exit status 2), before anything is written.
 """
 import os
+import subprocess
 import sys
 
 from PIL import Image, ImageDraw, ImageFont
@@ -159,6 +160,8 @@ def main(argv=None):
         output.write(files(args.out, pages), TOOL)
     except output.NotOurs as e:
         p.error("OUT_DIR: %s" % e)
+    except subprocess.CalledProcessError as e:
+        return screenshots.vm_failed("cards", e)
     print("%d quick-start cards written to %s" % (len(pages), os.path.relpath(args.out, ROOT)))
     return 0
 

@@ -12,13 +12,17 @@ black card: no stop, no redraw, no referee letting a black pass (R26).
 Chances are shown as the device shows them: one decimal place, "<0.1%" for a long shot that is
 still possible, ">99.9%" for a near-certainty; "0%" and "100%" only when it is sure. The risks
 are whole percents by the same rule ("<1%", ">99%"), as on the device's screen.
+--plot writes FILE.png and nothing else; a FILE.png already there must be a chart or picture
+the tools drew (its PNG text says so) or one they list in its folder: any other is refused.
 Exit status: 0 done, 2 a bad argument or a file that cannot be written (one line says which).
 """
 import os
 import sys
 import textwrap
 
-from common import cli
+from common import cli, output
+
+TOOL = "tools/odds.py"
 from carddraw.action import Action, SKILLS
 from carddraw.deck import COLOURS
 from carddraw.odds import next_card, action_risk, fmt_chance
@@ -178,6 +182,10 @@ def check_plot_path(path):
         return "--plot: %s is a folder, not a file" % path
     if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
         return "--plot: %s cannot be written (no permission)" % path
+    try:
+        output.check_file(path, TOOL, mine=output.marked_png)
+    except output.NotOurs as e:
+        return "--plot: %s" % e
     return None
 
 
@@ -201,7 +209,8 @@ def plot(rows, capped, args, path):
         "\n(a row that would pass %d cards of a colour holds %d)" % (MAX_CARDS, MAX_CARDS) if capped else ""))
     fig.tight_layout()
     try:
-        fig.savefig(path)
+        fig.savefig(output.claim_file(path, TOOL, mine=output.marked_png),
+                    metadata=output.png_text(TOOL))
     finally:
         plt.close(fig)
 
@@ -231,6 +240,8 @@ def main(argv=None):
         p.error(str(e))
     except OSError as e:  # the disk filled up, the folder went away
         p.error("--plot: %s cannot be written: %s" % (args.plot, e.strerror or e))
+    except output.NotOurs as e:
+        p.error("--plot: %s" % e)
     return 0
 
 

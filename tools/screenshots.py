@@ -12,6 +12,7 @@ before anything is written.
 """
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -21,6 +22,7 @@ from PIL import Image, ImageDraw
 from common import ROOT, cli, output
 
 TOOL = "tools/screenshots.py"
+ERROR = re.compile(r"^[A-Z]\w*(Error|Exception): ")   # the last says what went wrong
 SCALE = 3
 INK, PAPER, BEZEL = (120, 220, 255), (4, 8, 16), (40, 40, 46)
 LED = {"green": (0, 200, 60), "yellow": (255, 210, 0), "red": (230, 20, 20), "black": (160, 0, 255),
@@ -97,7 +99,17 @@ def main(argv=None):
         write(args.out)
     except output.NotOurs as e:
         p.error("OUT_DIR: %s" % e)
+    except subprocess.CalledProcessError as e:
+        return vm_failed("screenshots", e)
     return 0
+
+
+def vm_failed(prog, e):
+    """The MicroPython VM's failure in one line (its last line of error output): exit 1."""
+    said = [ln for ln in (e.stderr or "").splitlines() if ERROR.match(ln)]
+    sys.stderr.write("%s: the firmware's screens failed in the MicroPython VM (exit %d): %s\n"
+                     % (prog, e.returncode, said[-1].strip()[:200] if said else "no message"))
+    return 1
 
 
 if __name__ == "__main__":

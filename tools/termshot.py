@@ -7,10 +7,10 @@ the pinned Pillow), so the same firmware always gives the same picture. `make do
     python tools/termshot.py [OUT_FILE]                 # default docs/img/terminal.png
     python tools/termshot.py --keys rdd --seed 4 FILE   # the keys and seed of the default
 
-It writes OUT_FILE and nothing else, into a folder that is new, empty or the tools' own (they
-list what they wrote there in its .carddraw-files; git's docs/img/ is theirs too). An OUT_FILE
-already there that they did not write (nor does git hold it as it is) is refused in one line,
-exit status 2, before the simulator runs.
+It writes OUT_FILE and nothing else (its folder made if need be). An OUT_FILE already there
+must be the tools' own: a picture they drew (its PNG text says so), one their list in its
+folder names, or one git holds as it is (docs/img/terminal.png); any other is refused in one
+line, exit status 2, before the simulator runs.
 """
 import argparse
 import os
@@ -18,7 +18,7 @@ import re
 import subprocess
 import sys
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont, PngImagePlugin
 
 from common import ROOT, cli, output
 
@@ -28,6 +28,7 @@ KEYS = "rdd"        # ranks 2, start, draw: the first card on show
 SEED = 4            # the power-on seed: a red card first
 KEY_CHARS = "rhdsRHDS"
 MAX_KEYS = 40
+ERROR = re.compile(r"^[A-Z]\w*(Error|Exception): ")   # the last says what went wrong
 SGR = re.compile(r"\x1b\[([0-9;]*)m")
 CELL_W, CELL_H = 7, 14   # px: a character cell; a half-block pixel is 7 x 7
 PAD = 12
@@ -122,7 +123,11 @@ def make(keys=KEYS, seed=SEED):
 
 
 def save(img, path):
-    img.save(path, optimize=True)
+    """The picture as a PNG whose text says which tool drew it (output.marked_png)."""
+    info = PngImagePlugin.PngInfo()
+    for key, value in output.png_text(TOOL).items():
+        info.add_text(key, value)
+    img.save(path, optimize=True, pnginfo=info)
 
 
 def key_arg(text):
@@ -147,12 +152,17 @@ def main(argv=None):
     if os.path.isdir(args.out):
         p.error("OUT_FILE: %s is a folder, not a file" % args.out)
     try:
-        folder, name = os.path.split(args.out)
-        output.check(folder or ".", [name], TOOL)
+        output.check_file(args.out, TOOL, mine=output.marked_png)
         img = make(args.keys, args.seed)
-        output.write({args.out: lambda path: save(img, path)}, TOOL)
+        save(img, output.claim_file(args.out, TOOL, mine=output.marked_png))
     except output.NotOurs as e:
         p.error("OUT_FILE: %s" % e)
+    except subprocess.CalledProcessError as e:
+        said = [ln for ln in (e.stderr or "").splitlines() if ERROR.match(ln)]
+        sys.stderr.write("termshot: the simulator failed (exit %d): %s\n" % (
+            e.returncode, said[-1].strip()[:200] if said else "run it by itself to see why: "
+            "echo %s | node tools/sim/sim.mjs --seed %d --full" % (args.keys, args.seed)))
+        return 1
     print("the terminal picture written to %s" % os.path.relpath(args.out, ROOT))
     return 0
 

@@ -16,8 +16,8 @@ A build folder whose CMakeCache.txt names another manifest, another MicroPython 
 another board is refused (remove it and build again). After the build the image is read: it
 must be a UF2 for the RP2040 whose table of frozen modules (mp_frozen_names) holds every file
 firmware/ puts on a board, main.py and carddraw/... alike, and no carddraw module firmware/ no
-longer has; otherwise it is refused and not copied. The copy goes into a folder that is new,
-empty or the tools' own (build/ is), never over a file that is not a carddraw UF2.
+longer has; otherwise it is refused and not copied. The copy never goes over a file that is
+not the tools' (a UF2 with carddraw frozen in, or one their list in its folder names).
 
 Exit status: 0 built (or checked) and the image holds this firmware, 1 the rp2 build failed
 (its output says why), 2 refused: a bad argument, a stale build folder, an image without the
@@ -214,10 +214,9 @@ def main(argv=None):
                 "folder of this checkout's own" % args.build)
     if not args.out.lower().endswith(".uf2") or os.path.isdir(args.out):
         p.error("--out: %s is no .uf2 file name" % args.out)
-    folder, name = os.path.split(args.out)
     manifest = os.path.join(FIRMWARE, MANIFEST)
     try:
-        output.check(folder or ".", [name], TOOL, mine=ours)
+        output.check_file(args.out, TOOL, mine=ours)
         why = stale(build_dir, rp2, manifest)
         if why:
             raise Refused("the build folder %s %s: remove it (rm -r %s) and build again"
@@ -238,7 +237,7 @@ def main(argv=None):
             count = check_image(built)
         except Refused as e:
             raise Refused("%s %s: not copied" % (built, e))
-        output.write({args.out: lambda path: shutil.copyfile(built, path)}, TOOL, mine=ours)
+        shutil.copyfile(built, output.claim_file(args.out, TOOL, mine=ours))
     except (Refused, output.NotOurs) as e:
         p.error(str(e))
     print("%s: MicroPython's %s build with this checkout's firmware frozen in (%d modules, "

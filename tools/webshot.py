@@ -10,10 +10,10 @@ RANK, DRAW, DRAW: the same card on show as in docs/img/terminal.png. `make docs`
 The picture carries the OLED's place in it (PNG text "oled": x,y,w,h in pixels), so a test can
 read the screen back out of the committed picture, pixel by pixel, and compare it with the
 firmware's own rendering of the same view (host_tests/test_web.py). It writes OUT_FILE and
-nothing else (the site's folder is a temporary one, removed after), into a folder that is new,
-empty or the tools' own (they list what they wrote there in its .carddraw-files; git's
-docs/img/ is theirs too). An OUT_FILE already there that they did not write (nor does git hold
-it as it is) is refused in one line, exit status 2, before Chromium starts.
+nothing else (its folder made if need be; the site's folder is a temporary one, removed
+after). An OUT_FILE already there must be the tools' own: a picture they drew (its PNG text
+says so), one their list in its folder names, or one git holds as it is (docs/img/web.png);
+any other is refused in one line, exit status 2, before Chromium starts.
 """
 import importlib.util
 import io
@@ -122,6 +122,8 @@ def read_oled(img, box=None):
 def save(img, path):
     info = PngImagePlugin.PngInfo()
     info.add_text("oled", img.info["oled"])
+    for key, value in output.png_text(TOOL).items():
+        info.add_text(key, value)
     img.save(path, pnginfo=info, optimize=True)
 
 
@@ -164,10 +166,9 @@ def main(argv=None):
     if os.path.isdir(args.out):
         p.error("OUT_FILE: %s is a folder, not a file" % args.out)
     try:
-        folder, name = os.path.split(args.out)
-        output.check(folder or ".", [name], TOOL)
+        output.check_file(args.out, TOOL, mine=output.marked_png)
         img = make()
-        output.write({args.out: lambda path: save(img, path)}, TOOL)
+        save(img, output.claim_file(args.out, TOOL, mine=output.marked_png))
     except output.NotOurs as e:
         p.error("OUT_FILE: %s" % e)
     print("the web app's picture written to %s" % os.path.relpath(args.out, ROOT))

@@ -8,7 +8,9 @@ are comments). Two ways of writing:
   build's alone. Built again, the files its list names go (and their folders once empty),
   then the new ones are written: a file a user put into a built folder stays.
 - claim(): a tool that adds its files (the pictures, the event's database and report, the
-  bench's log exports, the UF2): the list grows by the names claimed; nothing is removed.
+  bench's log exports): the list grows by the names claimed; nothing is removed.
+- claim_file(): a tool that writes the one file a person names (termshot, webshot, odds
+  --plot, the UF2): any folder, but a file already there must be the tools' own.
 
 Either way a folder is taken only when it is new, empty, holds a MARKER, or (claim) is one of
 the checkout's own: build/ (gitignored; `make clean` removes it whole), or a folder where git
@@ -145,6 +147,64 @@ def claim(folder, names, tool, mine=None):
     except OSError as e:
         raise NotOurs("cannot write into the folder %s (%s)" % (folder, e.strerror or e))
     return folder
+
+
+def check_file(path, tool, mine=None):
+    """Whether `tool` may write the one file a person named (a picture, a chart, a UF2): not a
+    folder, and when it is there, the tools' own (its folder's list names it, git holds it as
+    it is, or mine(path)). Any folder will do: a new file beside a person's own loses nothing.
+    Writes nothing; raises NotOurs."""
+    folder, name = os.path.split(path)
+    if os.path.isdir(path):
+        raise NotOurs("%s is a folder, not a file" % path)
+    if os.path.lexists(folder) and not os.path.isdir(folder):
+        raise NotOurs("%s is a file, not a folder" % folder)
+    if name not in (listed(folder or ".") or []):
+        _refuse_strangers(folder, [name], tool, mine)     # folder "": the path as given
+
+
+def claim_file(path, tool, mine=None):
+    """check_file, then the folder made if need be, and the file listed there when the folder
+    is the tools' (it has a list, or it is new or empty): no list is added to a person's
+    folder. -> path. Raises NotOurs, also when the folder cannot be made or written."""
+    check_file(path, tool, mine)
+    folder, name = os.path.split(path)
+    folder = folder or "."
+    try:
+        old = listed(folder)
+        if old is None and os.path.isdir(folder) and os.listdir(folder):
+            return path
+        os.makedirs(folder, exist_ok=True)
+        _write_list(folder, (old or []) + [name] * (name not in (old or [])),
+                    "# written by carddraw's tools (%s last): each adds its own files and "
+                    "replaces only those listed here\n" % tool)
+    except OSError as e:
+        raise NotOurs("cannot write into the folder %s (%s)" % (folder, e.strerror or e))
+    return path
+
+
+def png_text(tool):
+    """The PNG text a tool's picture carries, which marked_png finds: {"Software": ...}."""
+    return {"Software": "carddraw %s" % tool}
+
+
+def marked_png(path):
+    """Whether the file is a PNG one of the tools drew (its Software text starts "carddraw ")."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return False
+    at = 8
+    if data[:at] != b"\x89PNG\r\n\x1a\n":
+        return False
+    while at + 8 <= len(data):
+        size, kind = int.from_bytes(data[at:at + 4], "big"), data[at + 4:at + 8]
+        body = data[at + 8:at + 8 + size]
+        if kind == b"tEXt" and body.startswith(b"Software\0carddraw "):
+            return True
+        at += 12 + size
+    return False
 
 
 def write(files, tool, mine=None):
