@@ -267,3 +267,14 @@ def test_a_picture_the_tools_drew_says_so_in_its_png_text(tmp_path):
     assert not output.marked_png(str(tmp_path / "theirs.png"))
     assert not output.marked_png(str(tmp_path / "text.png"))
     assert not output.marked_png(str(tmp_path / "absent.png"))
+
+
+def test_a_folder_holding_only_the_tools_folders_is_theirs(tmp_path):
+    """make event first makes logs/event/; make logs then adds its export to logs/."""
+    logs = tmp_path / "logs"
+    output.claim(str(logs / "event"), ["report.txt"], "a test")
+    output.claim(str(logs), ["carddraw-1.jsonl"], "a test")
+    assert output.listed(str(logs)) == ["carddraw-1.jsonl"]
+    (tmp_path / "other" / "sub").mkdir(parents=True)               # a folder not the tools'
+    with pytest.raises(output.NotOurs, match="holds files that a test did not write"):
+        output.claim(str(tmp_path / "other"), ["x.jsonl"], "a test")

@@ -13,7 +13,8 @@ are comments). Two ways of writing:
   --plot, the UF2): any folder, but a file already there must be the tools' own.
 
 Either way a folder is taken only when it is new, empty, holds a MARKER, or (claim) is one of
-the checkout's own: build/ (gitignored; `make clean` removes it whole), or a folder where git
+the checkout's own: build/ (gitignored; `make clean` removes it whole), a folder holding only
+folders the tools listed (logs/ after `make event` made logs/event/), or a folder where git
 holds the very files claimed (docs/screens/ for `make docs`). A name that exists is written
 over only when the list names it, or git holds it as it is now (replacing it loses nothing:
 `git checkout` brings it back), or the tool's own test `mine(path)` says it is its output.
@@ -121,9 +122,11 @@ def check(folder, names, tool, mine=None):
     old = listed(folder)
     if old is None:
         old = []
+        inside = os.listdir(folder)
         ours = (os.path.realpath(folder) == os.path.realpath(BUILD)
+                or all(listed(os.path.join(folder, n)) is not None for n in inside)  # logs/event/
                 or any(committed(os.path.join(folder, n))
-                       for n in (os.listdir(folder) if names is None else names)))
+                       for n in (inside if names is None else names)))
         if os.listdir(folder) and not ours:
             raise NotOurs("%s holds files that %s did not write (the tools list theirs in %s): "
                           "give a new or empty folder" % (folder, tool, MARKER))
