@@ -265,7 +265,10 @@ def test_every_connection_names_a_part_and_a_pin_it_has(diagram):
 def test_each_button_joins_its_pin_to_gnd(diagram, nets):
     buttons = {p["attrs"]["label"]: p["id"] for p in diagram["parts"]
                if p["type"] == "wokwi-pushbutton"}
-    assert sorted(buttons) == sorted(config.BUTTONS)
+    assert sorted(buttons) == sorted(config.BUTTONS + ("RESET",))
+    reset = buttons.pop("RESET")       # RUN to GND: a press restarts the Pico
+    assert nets.connected(reset + ":1.l", "pico:RUN") and nets.connected(reset + ":2.r", GND)
+    assert nets.net("pico:RUN") == {"pico:RUN", reset + ":1.l", reset + ":1.r"}
     for name, bid in buttons.items():
         pin = "pico:GP%d" % config.BUTTON_PINS[name]
         assert nets.connected(bid + ":1.l", pin), name
@@ -322,7 +325,7 @@ def test_no_pico_pin_carries_two_signals(nets):
 def test_the_pico_pins_used_are_exactly_those_config_gives(diagram):
     used = {pico_signal(e) for c in diagram["connections"] for e in c[:2]} - {None}
     gpios = {g for _name, g in pins.signals(config)}
-    assert used == {"GP%d" % g for g in gpios} | {"GND", "3V3"}
+    assert used == {"GP%d" % g for g in gpios} | {"GND", "3V3", "RUN"}
 
 
 # -- wiring.md against the pinout --------------------------------------------------------------
