@@ -39,8 +39,9 @@ app nor the watchdog running (a one-shot maintenance boot). deploy waits for its
 to come back, then mpremote copies and resets the board, and the app runs again. A board
 left in maintenance (a deploy cut short) runs the app again at its next reset or power-on.
 A wrong code counts toward the lock's wait, as on the buttons. A board with a fresh
-MicroPython (no app yet) needs no code. A forgotten code: hold BOOTSEL while plugging in,
-copy a fresh MicroPython .uf2, then deploy (settings and log go).
+MicroPython (no app yet) needs no code. A forgotten code: hold BOOTSEL while plugging in (or
+while pressing RESET), copy Raspberry Pi's flash_nuke.uf2, then a MicroPython .uf2, then deploy
+(settings and log go; a new MicroPython alone keeps the old files, main.py included).
 
 --romfs puts the compiled package in the board's ROMFS partition (MicroPython 1.25 and later,
 on firmware built with one: the stock RPI_PICO build has none; `mpremote romfs query` tells).

@@ -1,0 +1,181 @@
+"""The figures hardware/README.md gives, worked out from config.py (and the firmware's own
+contrast steps), so the prose cannot drift from the code: tools/pins.py writes them between
+markers and `--check` fails when they differ.
+
+Three blocks: the battery and display figures the firmware uses, the buzzer's tones, and the
+power budget worked out at the battery's voltage. Names that config.py does not define yet are
+taken from RECOMMENDED, the values this design asks the firmware for (see the README).
+"""
+import ast
+import glob
+import os
+
+from common import FIRMWARE
+
+DIODE_V = 0.25          # the Schottky's drop at the device's current (1N5817, about 30 mA)
+# What the firmware is asked to define (hardware/README.md "Battery"), until config.py does
+RECOMMENDED = {
+    # VSYS in mV as config.py reads it (behind the diode) -> percent, a LiPo's discharge at
+    # about 0.05 C: cell volts = VSYS + DIODE_V
+    "BATTERY_CURVE": ((3950, 100), (3860, 90), (3770, 80), (3700, 70), (3620, 60),
+                      (3590, 50), (3550, 40), (3520, 30), (3480, 20), (3440, 10), (3360, 5),
+                      (3250, 0)),
+    "BATTERY_CAL_MV": 0,           # added to every reading: a meter at the cell minus DIODE_V
+    "BATTERY_EMPTY_READS": 3,      # readings in a row at or under BATTERY_EMPTY_V: sleep
+    "BATTERY_USB_V": 4.40,         # VSYS over this: on USB, no gauge and no sleep
+    # name: (Hz, ms, ...) steps, 0 Hz a rest; all between 2 and 4.2 kHz, where a 12 mm piezo
+    # (about 4 kHz) and a 12 mm magnetic buzzer (about 2.7 kHz) are both loud
+    "BUZZER_PATTERNS": {
+        "click": (4000, 12),
+        "card": (2700, 40, 0, 25, 3400, 60),
+        "warn": (3000, 120, 0, 80, 3000, 120),
+        "success": (2637, 90, 3322, 90, 3951, 180),
+        "fail": (3136, 160, 2637, 160, 2093, 280),
+        "black": (2960, 320, 0, 60, 2093, 450),
+        "error": (4000, 60, 0, 50, 4000, 60, 0, 50, 4000, 60),
+    },
+}
+TONE_BAND = (2000, 4200)       # Hz: every tone the buzzer plays
+
+
+def value(cfg, name):
+    """config's value for name, or the recommended one while config.py has none."""
+    return getattr(cfg, name, RECOMMENDED.get(name))
+
+
+# -- what the firmware's code says (read, not imported: board.py needs `machine`) ---------------
+def _modules():
+    return sorted(glob.glob(os.path.join(FIRMWARE, "carddraw", "*.py")))
+
+
+def contrast_steps():
+    """The display's contrast for brightness 1..5: a module-level CONTRAST tuple in firmware/."""
+    for path in _modules():
+        for node in ast.parse(open(path, encoding="utf-8").read()).body:
+            if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "CONTRAST"
+                                                    for t in node.targets):
+                return tuple(ast.literal_eval(node.value))
+    raise LookupError("no CONTRAST = (...) in firmware/carddraw: tools/hwfigures.py reads the "
+                      "display's contrast steps from it")
+
+
+def dimmed_contrast():
+    """The contrast the app dims the idle display to: the constant in its .contrast(N) call."""
+    found = set()
+    for path in _modules():
+        for node in ast.walk(ast.parse(open(path, encoding="utf-8").read())):
+            if (isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "contrast"
+                    and node.args and isinstance(node.args[0], ast.Constant)):
+                found.add(node.args[0].value)
+    if len(found) != 1:
+        raise LookupError("firmware/carddraw sets %d constant contrasts %s, not one (the dimmed "
+                          "display's): tools/hwfigures.py reads it" % (len(found), sorted(found)))
+    return found.pop()
+
+
+# -- the figures block -----------------------------------------------------------------------------
+def table(head, rows):
+    return "\n".join(["| %s |" % " | ".join(head), "|" + "---|" * len(head)]
+                     + ["| %s |" % " | ".join(str(c) for c in row) for row in rows])
+
+
+def figures(cfg):
+    bright = cfg.NUMBERS["brightness"][0]
+    steps = contrast_steps()
+    full, empty = cfg.BATTERY_FULL_V, cfg.BATTERY_EMPTY_V
+    rows = [
+        ("`PICO_W`", cfg.PICO_W, "True on a Pico W or Pico 2 W: GP25 is driven high while "
+         "VSYS is read (the radio shares GPIO29); deploy refuses a wireless board without it"),
+        ("`BATTERY_ADC`", cfg.BATTERY_ADC, "VSYS / 3 through the Pico's own 200k/100k divider"),
+        ("`BATTERY_FULL_V`", full, "100 %%: a full cell, %.2f V, less the diode" % (full + DIODE_V)),
+        ("`BATTERY_EMPTY_V`", empty, "0 %%: the cell at %.2f V; the device says so, logs it and "
+         "sleeps" % (empty + DIODE_V)),
+        ("`BATTERY_EMPTY_READS`", value(cfg, "BATTERY_EMPTY_READS"), "readings in a row at or "
+         "under empty (one each 5 s, none while the buzzer sounds) before it sleeps"),
+        ("`BATTERY_CAL_MV`", value(cfg, "BATTERY_CAL_MV"), "added to each reading: see "
+         "*Calibrating the gauge*"),
+        ("`BATTERY_USB_V`", value(cfg, "BATTERY_USB_V"), "VSYS above this is USB power "
+         "(about 4.7 V): no gauge, no sleep"),
+        ("brightness", "%d of 1-%d" % (bright, len(steps)), "the default; contrast steps %s "
+         "(`CONTRAST`), so contrast %d" % (", ".join(map(str, steps)), steps[bright - 1])),
+        ("dimmed", "contrast %d" % dimmed_contrast(), "after `DIM_AFTER_MS` = %d ms idle; the "
+         "display sleeps after `OFF_AFTER_MS` = %d ms" % (cfg.DIM_AFTER_MS, cfg.OFF_AFTER_MS)),
+    ]
+    curve = value(cfg, "BATTERY_CURVE")
+    return "\n".join([table(("setting", "value", "what it means"), rows), "",
+                      "`BATTERY_CURVE`, VSYS (mV) to percent, straight lines between the points:",
+                      "", table(("VSYS mV", "cell V", "percent"), [
+                          (mv, "%.2f" % (mv / 1000 + DIODE_V), pc) for mv, pc in curve])])
+
+
+def sounds(cfg):
+    patterns = value(cfg, "BUZZER_PATTERNS")
+    rows = []
+    for name, steps in patterns.items():
+        notes = ["%d Hz %d ms" % (steps[i], steps[i + 1]) if steps[i] else "rest %d ms"
+                 % steps[i + 1] for i in range(0, len(steps), 2)]
+        tones = [steps[i] for i in range(0, len(steps), 2) if steps[i]]
+        span = "%d Hz" % tones[0] if min(tones) == max(tones) else "%d-%d Hz" % (min(tones),
+                                                                                 max(tones))
+        rows.append(("`%s`" % name, ", ".join(notes), span))
+    return table(("pattern", "steps", "range"), rows)
+
+
+# -- the power budget at the battery's voltage ---------------------------------------------------------
+PICO_MW = 22 * 5.0         # estimate: 22 mA at 5 V on USB (the loop at 125 MHz), to be measured
+PICO_MW_MAX = 25 * 5.0
+RAIL_EFF = 0.85            # the Pico's buck-boost (RT6150), estimate
+CELL_MAH, DERATE = 800, 0.80   # 603040; derated for the cut-off, ageing and cold
+# (load, mA while on, on-fraction of an hour of play), at 3.3 V unless marked VSYS
+LOADS = (("OLED bright (brightness 3)", 12.0, 0.30), ("OLED dimmed", 5.0, 0.10),
+         ("OLED asleep", 0.01, 0.60), ("RGB LED, one card colour", 5.0, 0.0333))
+BUZZER_MA, BUZZER_ON = 30.0, 0.002      # from VSYS: magnetic, worst case; a piezo a few mA
+QUIESCENT_MA = 0.01                     # the charger module's protection (DW01A + FS8205A)
+
+
+def rail_factor(vsys):
+    """Battery mA for each mA drawn from the 3.3 V rail, VSYS at `vsys` volts."""
+    return 3.3 / (RAIL_EFF * vsys)
+
+
+def budget(vsys, pico_mw=PICO_MW, loads=LOADS, buzzer_on=BUZZER_ON):
+    """-> ([(load, its hour's average, battery mA)], total battery mA) at VSYS `vsys`."""
+    k = rail_factor(vsys)
+    rows = [("Pico (%.0f mW)" % pico_mw, "%.0f mW / %.2f V" % (pico_mw, vsys), pico_mw / vsys)]
+    rows += [(name, "%g mA x %g" % (ma, on), ma * on * k) for name, ma, on in loads]
+    rows += [("buzzer (from VSYS)", "%g mA x %g" % (BUZZER_MA, buzzer_on), BUZZER_MA * buzzer_on),
+             ("protection, quiescent", "", QUIESCENT_MA)]
+    return rows, sum(r[2] for r in rows)
+
+
+def hours(ma):
+    return CELL_MAH * DERATE / ma
+
+
+def power(cfg):
+    vsys = 3.50
+    rows, total = budget(vsys)
+    idle = budget(vsys, loads=(("OLED asleep", 0.01, 1.0),), buzzer_on=0)[1]
+    worst_v = cfg.BATTERY_EMPTY_V
+    worst = budget(worst_v, PICO_MW_MAX, (("OLED all white, contrast 255", 20.0, 1.0),
+                                          ("LED yellow or purple, always", 6.2, 1.0)), 0.02)[1]
+    return "\n".join([
+        table(("load", "average over an hour of play", "battery mA at VSYS %.2f V" % vsys),
+              [(n, a, "%.2f" % ma) for n, a, ma in rows] + [("**total**", "", "**%.1f**"
+                                                             % total)]), "",
+        "Each 3.3 V milliamp costs 3.3 / (%.2f x %.2f) = %.2f mA from the battery at VSYS "
+        "%.2f V (%.2f at the empty point, %.2f V)." % (RAIL_EFF, vsys, rail_factor(vsys), vsys,
+                                                        rail_factor(worst_v), worst_v), "",
+        table(("case", "battery mA", "hours on %d mAh x %.2f = %d mAh" % (
+            CELL_MAH, DERATE, CELL_MAH * DERATE)), [
+            ("an hour of play (above)", "%.1f" % total, "**%.1f h**" % hours(total)),
+            ("on and left alone (display asleep)", "%.1f" % idle, "%.1f h" % hours(idle)),
+            ("worst case: Pico %.0f mW, display all white, LED always lit, buzzer 2 %%, at "
+             "VSYS %.2f V" % (PICO_MW_MAX, worst_v), "%.1f" % worst, "%.1f h" % hours(worst))]),
+    ])
+
+
+def blocks(cfg):
+    """{marker name: generated text} for hardware/README.md."""
+    return {"config-figures": figures(cfg), "buzzer-tones": sounds(cfg),
+            "power-budget": power(cfg)}
