@@ -1,14 +1,13 @@
 # The flash's files as the store keeps them: the filesystem's calls (OsFs: the os module's
-# on the board and the simulator; tests put littlefs-python behind the same interface), and
-# the small files written whole and read back capped. Pure file I/O: no machine, no time.
+# on the board, in the web app's VM and in the simulator; tests put littlefs-python behind
+# the same interface), and the small files written whole (settings.json, log.exported) and
+# read back capped. Pure file I/O: no machine, no time.
 import json
 import os
 
 MISSING = "missing"
-_SEP = (",", ":")
-
-
 BLOCK = 4096       # littlefs's block on the Pico: the flash's erase sector
+_SEP = (",", ":")
 
 
 def block_room(size):
@@ -40,7 +39,7 @@ def _ones(n):
 
 
 class OsFs:
-    """The real filesystem: MicroPython's os on the board, CPython's on a PC."""
+    """The real filesystem: MicroPython's os on the board and in the VM, CPython's on a PC."""
 
     def open(self, path, mode):
         return open(path, mode)
@@ -76,78 +75,88 @@ def folder(fs, path, top):
     fs.mkdir(path)
 
 
-def json_bytes(obj):
-    """obj as a small file holds it: compact JSON, in bytes."""
-    return json.dumps(obj, separators=_SEP).encode()
+def remove_all(fs, path):
+    """A file, or a folder and what it holds (littlefs and os remove only an empty one)."""
+    try:
+        fs.remove(path)
+        return
+    except OSError:  # a folder
+        pass
+    for name in fs.listdir(path):
+        remove_all(fs, path + "/" + name)
+    fs.rmdir(path)
 
 
-class Files:
-    """Small files in `root` on `fs`: read capped, written whole, a flag, a size."""
+def settle(fs, path):
+    """Before a boot lists any folder: littlefs 2.11 finishes a rename between folders that a
+    power cut left half done at its first change after power-on, and until then a listing
+    misses the name after the moved one (a boot would take a journal folder for gone).
+    Removing `path`, a name that is not there, is such a change, and writes nothing when
+    nothing was left half done."""
+    try:
+        fs.remove(path)
+    except OSError:
+        pass
 
-    def __init__(self, fs, root):
-        self.fs = fs
-        self.root = root
 
-    def flag(self, name, on):
-        """A one-shot flag file (main.py's maintenance boot): written or removed. -> done."""
+def size(fs, path):
+    """A file's size; 0 for none."""
+    try:
+        return fs.stat(path)[6]
+    except OSError:
+        return 0
+
+
+def read_json(fs, path, cap):
+    """-> (parsed JSON, None), or (None, why): MISSING, or what is wrong with the file."""
+    try:
+        f = fs.open(path, "rb")
+    except OSError:
+        return None, MISSING
+    try:
+        raw = f.read(cap + 1)  # never more than the cap in RAM, whatever the file's size
+    except OSError:
+        return None, "unreadable"
+    finally:
+        f.close()
+    if len(raw) > cap:
+        return None, "over %d bytes" % cap
+    if not raw:
+        return None, "empty"
+    try:
+        return json.loads(raw.decode()), None
+    except Exception as e:  # ValueError, UnicodeError, RecursionError on deep nesting
+        return None, "not json: " + type(e).__name__
+
+
+def write_json(fs, path, obj):
+    """A small file written whole in one call, atomically on every filesystem the firmware
+    runs on: written as path.tmp, then renamed over the old file (littlefs and POSIX rename
+    replace atomically). A power cut at any point leaves the old file or the new, never an
+    empty one (a "wb" open empties the file at once on the VM's and the host's filesystems);
+    a .tmp it leaves is removed at boot (store.Store._open). -> True once on flash."""
+    tmp = path + ".tmp"
+    try:
+        f = fs.open(tmp, "wb")
         try:
-            if on:
-                f = self.fs.open(self.root + name, "w")
-                f.write(name)
-                f.close()
-            else:
-                self.fs.remove(self.root + name)
-        except OSError:
-            return False
-        return True
-
-    def read_json(self, name, cap):
-        """-> (parsed JSON, None), or (None, why): MISSING, or what is wrong with the file."""
-        path = self.root + name
-        try:
-            f = self.fs.open(path, "rb")
-        except OSError:
-            return None, MISSING
-        try:
-            raw = f.read(cap + 1)  # never more than the cap in RAM, whatever the file's size
-        except OSError:
-            return None, "unreadable"
+            f.write(json.dumps(obj, separators=_SEP).encode())
         finally:
             f.close()
-        if len(raw) > cap:
-            return None, "over %d bytes" % cap
-        if not raw:
-            return None, "empty"
-        try:
-            return json.loads(raw.decode()), None
-        except Exception as e:  # ValueError, UnicodeError, RecursionError on deep nesting
-            return None, "not json: " + type(e).__name__
+        fs.rename(tmp, path)
+        return True
+    except OSError:
+        return False
 
-    def size(self, name):
-        try:
-            return self.fs.stat(self.root + name)[6]
-        except OSError:
-            return 0
 
-    def write_json(self, name, obj):
-        """A small file written whole: littlefs commits its new contents at close, atomically
-        (the old file or the new, never neither). A new file is written as name.tmp and
-        renamed: littlefs commits a file's creation at open, so a cut before the close would
-        leave it empty (damage at the next boot)."""
-        path = self.root + name
-        try:
-            try:
-                self.fs.stat(path)
-                tmp = path
-            except OSError:
-                tmp = path + ".tmp"  # removed at boot if a cut leaves it (_open)
-            f = self.fs.open(tmp, "wb")
-            try:
-                f.write(json_bytes(obj))
-            finally:
-                f.close()
-            if tmp != path:
-                self.fs.rename(tmp, path)
-            return True
-        except OSError:
-            return False
+def flag(fs, path, on):
+    """A one-shot flag file (main.py's maintenance boot): written or removed. -> done."""
+    try:
+        if on:
+            f = fs.open(path, "w")
+            f.write(path[path.rfind("/") + 1:])
+            f.close()
+        else:
+            fs.remove(path)
+    except OSError:
+        return False
+    return True

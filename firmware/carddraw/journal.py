@@ -1,63 +1,60 @@
 # The journal: what a loop pass changed, on flash before the pass shows anything of it, in one
-# small file write that costs one page program and no erase. Pure file I/O, as store.py.
+# small file write: one page program and no erase. Pure file I/O, as store.py. On littlefs a
+# file of a few hundred bytes lives inline in its folder's metadata block, and rewriting it is
+# one commit appended to that block (an append to a log segment copies its last block into a
+# fresh one: a 45 ms erase). Idle passes then move its records into the log's segments and its
+# settings into settings.json (store.Store.housekeep), where an erase holds nothing up.
 #
-# Why it is cheap on littlefs (the Pico's filesystem): a file of at most a few hundred bytes
-# lives inline in its folder's metadata block, and rewriting it is one commit appended to that
-# block, which was erased when the folder was made. Appending to the log's segment files
-# instead costs a 4 KB sector erase every time (littlefs copies a file's last block into a
-# fresh one), 45 ms on the Pico's flash chip. So a pass writes one journal entry; the records
-# go on into the log's segments, the settings into settings.json, in idle passes later
-# (store.Store.housekeep), where an erase holds nothing up.
+# Folders jNNNNNN in journal/, each with SLOTS empty files "0".."2" made ready in idle passes,
+# each written once: a folder's block holds its slots and entries without filling (a full one
+# is compacted: an erase). The next folder is made INSIDE the current one (jNNNNNN.tmp), then
+# renamed out: a mkdir also commits to its parent, which compacts if full (a second erase);
+# the current folder's block never is, every commit to it counted (with mtime: 1 + 2 x 3 + 2
+# for the next folder's making and leaving, + 3 entries of up to 2 pages: 15 of 15 pages).
 #
-# The layout: folders jNNNNNN (NNNNNN increasing) in the folder journal/, each with SLOTS
-# empty files "0".."2" made ready in idle passes, each slot written once. A folder's metadata
-# block then holds its slots and their entries without filling up (a full block is compacted:
-# an erase), so a folder is used up after SLOTS entries and the next one is made ready while
-# the current one still has slots. The next is made INSIDE the current one (as jNNNNNN.tmp,
-# its slots made there) and then renamed out into journal/ whole. Why: a mkdir erases the new
-# folder's block and commits to its parent, and a parent whose block is full compacts in the
-# same call, a second erase (91 ms of flash in one pass). The current folder's block never is:
-# every commit to it is one of ours, counted (with mtime, as the board has it, a slot's making
-# is 2 commits and a commit takes a 256 B page at least: 1 + 2 x 3 + 2 for the next folder's
-# making and its leaving + 3 entries of up to 2 pages is 15 of the block's 15 pages; a
-# fourth slot would leave no room for an entry over one page). journal/ itself takes only the
-# journal's renames and removals, never a mkdir, and it is always its folders' predecessor
-# in littlefs's list of folders, so a removal (rmdir commits to both) compacts one block at
-# most. A used-up folder goes once everything in it is kept elsewhere and a newer entry
-# exists (renamed .tmp first, then emptied: a folder .tmp, half made or half removed, is
-# removed at boot). An older firmware's folders, in the root, are moved into journal/ at boot.
+# Power-cut invariants of the work idle passes do a step at a time (each step one change):
+# - the next folder, made over several steps inside the current one as jNNNNNN.tmp, is
+#   renamed out only once whole: a cut leaves a .tmp folder, which the boot removes (read);
+# - a used-up folder goes only once everything in it is kept elsewhere, renamed .tmp first in
+#   one commit, then emptied a slot a step: a cut leaves a .tmp folder (removed at boot),
+#   never a folder that reads as damaged, its first slots missing.
+# test_store_cuts.py cuts the power at every program and erase of them, in three ways.
 #
-# An entry: one line {"j": entry number, "q": seq of its first record, "n": how many records,
-# "p": the play's hint (play.Play.hint), "s": settings changed (only if some did), "r": the
-# records}, the records without seq or hash (the log adds them: the records of entries follow
-# each other in seq order): one dumps for a whole pass. An entry too long for a line
-# (LINE_MAX: the catch-up of many passes) has no "r" and its records on the lines after the
-# header, one a line, as an older firmware wrote every entry; both read back. The newest
-# entry holds the current hint. littlefs commits a file whole or not at all, so an entry is
-# whole or is not there.
-#
-# The records of play are written packed: a JSON array of the event and its fields' values in
-# saved.PACKED's order, as the controller makes them (a record with other fields, "seeded"
-# say, stays an object, as an older firmware wrote them all). The keys were half of an
-# entry's bytes: a draw whose pass also accepts the card and ends the action took 327 B, two
-# pages (a page holds about 230 B of a commit), and an action's start 251 B; packed, 162 B
-# and 115 B, one page each. The log's lines stay objects: the store unpacks the records as
-# it moves them on.
+# An entry: one line {"j": its number, "q": its first record's seq, "n": how many, "p": the
+# play's hint, "s": settings changed (if any), "r": the records without seq or hash}; one too
+# long for a line has no "r" and a record a line after it. The records of play go packed: an
+# array of the event and its values in PACKED's order (the journal's own table), only when a
+# record's fields are exactly its kind's; any other goes as an object, so a field added
+# anywhere never makes an entry unreadable. Packed, a draw whose pass also accepts the card
+# and ends the action is one page (two as objects). Read back, every record is a dict.
 import sys
 from json import dumps, loads
 
-from carddraw.flashfs import folder
-from carddraw.saved import PACKED, unpacked
+from carddraw.config import LOG_QUEUE
+from carddraw.flashfs import remove_all
 from carddraw.logline import LINE_MAX, read_line
 
 SLOTS = 3
 PREFIX = "j"
 DIR = "journal/"
+# Folders at most, the ready one apart: while the log is full of records not exported, the
+# journal holds them, up to this (then a pass's commit is refused: "log full: export").
+FOLDERS_MOST = 8
+KEPT_MOST = LOG_QUEUE  # records the entries keep in RAM for the move, at most (else read again)
 _SEP = (",", ":")
 # MicroPython's files take a str as it is (its bytes, no copy); CPython's binary files (the
-# tests' littlefs) want bytes. An entry is the largest allocation of a press's pass: on the
-# board each copy of it is a search of the heap for a free run of its size.
+# tests' littlefs) want bytes.
 _BYTES = sys.implementation.name != "micropython"
+
+PACKED = {
+    "draw": ("ms", "n", "card", "deck", "timed"),
+    "redraw": ("ms", "n", "card", "left"),
+    "accept": ("ms", "n", "card", "deck", "state", "successes", "complications"),
+    "end": ("ms", "outcome", "successes", "needed", "complications", "draws"),
+    "stop": ("ms", "successes", "needed", "draws"),
+    "start": ("ms", "skill", "ranks", "helpers", "bonus", "difficulty", "needed", "auto",
+              "redraws", "referee", "timed", "interval", "chain", "chance", "deck"),
+}
 
 
 def folder_number(name):
@@ -68,54 +65,55 @@ def folder_number(name):
     return None
 
 
+class Entry:
+    """A journal entry as RAM knows it: where it is and what it holds."""
+
+    def __init__(self, number, folder, slot, first, count, settings, records=None):
+        self.number = number      # the entry's number ("j"): one more for each entry written
+        self.folder = folder      # the folder it is in, and its slot there
+        self.slot = slot
+        self.first = first        # the seq of its first record ("q")
+        self.count = count        # how many records ("n")
+        self.settings = settings  # whether its pass changed settings ("s")
+        self.records = records    # its records while the log lacks them, if kept in RAM
+
+    def last(self):
+        return self.first + self.count - 1
+
+
+class Folder:
+    def __init__(self, number, used):
+        self.number, self.used = number, used  # used: slots written (each once, in order)
+
+
 class Journal:
     def __init__(self, fs, root):
         self.fs = fs
         self.root = root + DIR
-        self.folders = []   # [folder number, slots used] oldest first; the last is current
-        self.ready = None   # a folder made, all its slots free, for when the current is used
-        self.making = None  # [folder number, step, parent] of one made in idle passes
+        self.folders = []   # Folder, oldest first, the last the current: FOLDERS_MOST at most
+        self.ready = None   # the number of a folder made, all its slots free
+        self.making = None  # {"number", "step", "parent"}: the next folder, made in idle steps
         self.dropping = None  # the name of a used-up folder (.tmp) being removed
-        self.opened = None  # (folder number, slot, file): the next entry's slot, opened in
-                            # an idle pass
         self.next = 1       # the next entry's number
-        self.entries = []   # (entry number, folder number, header, records) oldest first;
-                            # the records are let go (emptied) once the log holds them
+        self.entries = []   # Entry, oldest first: those in self.folders, SLOTS a folder
+        self.kept = 0       # records the entries keep in RAM (KEPT_MOST at most)
 
     # -- boot: what the journal holds -------------------------------------------------------------
-    def settle(self):
-        """Before the boot lists any folder: littlefs finishes a rename that a power cut left
-        half done (moving a folder into another is two commits, the folders' making and the
-        boot's move of an older firmware's) at its first change after power-on, and until
-        then a listing of the folder it left misses the name after the moved one as well
-        (littlefs 2.11; a boot would take a folder of entries for gone). Removing a name that
-        is not there is such a change, and writes nothing when nothing was left half done."""
-        try:
-            self.fs.remove(self.root + ".settle")
-        except OSError:
-            pass
-
-    def read(self, top):
-        """Learn the folders and their entries (oldest first), `top` being what the store's
-        folder holds (its listdir). -> lines that were damaged. A folder left half made or
-        half removed by a power cut is removed."""
-        store = self.root[:-len(DIR)]  # the store's folder: an older firmware's are there
-        folder(self.fs, self.root[:-1], top)
-        for name in top:  # an older firmware's folders, moved in (a cut: the rest next boot)
-            if folder_number(name) is not None:
-                self.fs.rename(store + name, self.root + name)
-            elif name.endswith(".tmp") and folder_number(name[:-4]) is not None:
-                self._remove(store + name)
-        bad = 0
+    def read(self, change, done):
+        """The folders and entries learnt (a .tmp folder, half made or removed, goes), the
+        records after seq `done` kept (KEPT_MOST); each entry's settings to change(number,
+        changes), in order. -> (damaged lines, the newest entry's hint)."""
+        self.folders, self.entries, self.kept = [], [], 0  # afresh: a boot's second try
         numbers = []
         for name in self.fs.listdir(self.root):
             if name.endswith(".tmp") and folder_number(name[:-4]) is not None:
-                self._remove(self.root + name)
-            else:
-                n = folder_number(name)
-                if n is not None:
-                    numbers.append(n)
+                remove_all(self.fs, self.root + name)
+            elif folder_number(name) is not None:
+                numbers.append(folder_number(name))
         numbers.sort()
+        bad = 0
+        changes = []  # (entry number, settings changed): one per entry, applied in order
+        hint = (0, "")
         for n in numbers:
             path = self.root + PREFIX + "%06d/" % n
             slots = 0
@@ -123,161 +121,190 @@ class Journal:
                 if name.isdigit():
                     slots += 1
                 else:  # the next folder, half made inside this one (or a stray file)
-                    self._remove(path + name)
+                    remove_all(self.fs, path + name)
             used = 0
             for slot in range(max(SLOTS, slots)):  # an older firmware's folders have 4
-                entry, damaged = self._read_slot(n, slot)
+                head, damaged = self._check(n, slot, done)
                 bad += damaged
-                if entry is None and not damaged:
+                if head is None and not damaged:
                     break  # slots are written in order: the rest are free
                 used = slot + 1
-                if entry is not None:
-                    self.entries.append(entry)
-            self.folders.append([n, used])
-        self.entries.sort(key=lambda e: e[0])
+                if head is not None:
+                    s = head.get("s")
+                    self.entries.append(Entry(head["j"], n, slot, head["q"], head["n"],
+                                              s is not None, head.get("kept")))
+                    if s is not None:
+                        changes.append((head["j"], s))
+                    if head["j"] >= hint[0]:
+                        hint = (head["j"], head.get("p", ""))
+            self.folders.append(Folder(n, used))
+        self.entries.sort(key=lambda e: e.number)
+        changes.sort(key=lambda c: c[0])
+        for number, s in changes:
+            change(number, s)
         if self.entries:
-            self.next = self.entries[-1][0] + 1
-        if len(self.folders) > 1 and self.folders[-1][1] == 0:
-            self.ready = self.folders.pop()[0]
-        return bad
+            self.next = self.entries[-1].number + 1
+        if len(self.folders) > 1 and self.folders[-1].used == 0:
+            self.ready = self.folders.pop().number
+        return bad, hint[1] if isinstance(hint[1], str) else ""
 
-    def _read_slot(self, n, slot):
-        """-> (entry or None, 1 if damaged else 0). An empty slot is free. Read a line at a
-        time, each at most LINE_MAX (as write makes them), so a pass of many records reads
-        back whole and a huge file costs no more RAM than a line."""
+    def _check(self, n, slot, done):
+        """-> (a slot's entry's header or None, 1 if damaged else 0): its records checked,
+        and kept (as "kept") if the log lacks them and RAM may keep them."""
         try:
             f = self.fs.open(self._path(n, slot), "rb")
         except OSError:
             return None, 1  # a folder without its slot: counted as used and damaged
         try:
-            line = read_line(f)
-            if not line:
-                return None, 0
-            head = _parse(line)
-            if type(head.get("j")) is not int or type(head.get("q")) is not int \
-                    or type(head.get("n")) is not int or head["n"] < 0:
-                raise ValueError("header")
-            records = []
-            inline = head.pop("r", None)  # the records in the header's line (write)
-            if inline is not None:
-                if type(inline) is not list or len(inline) != head["n"]:
-                    raise ValueError("records")
-                for r in inline:
-                    records.append(_record(r))
-            while len(records) < head["n"]:
-                records.append(_parse(read_line(f), True))
-            if f.readline(1):
-                raise ValueError("more records than the header says")
+            head = _head(f)
+            if head is not None:
+                keep = head["q"] + head["n"] - 1 > done and self.kept + head["n"] <= KEPT_MOST
+                kept = head["kept"] = [] if keep else None
+                for r in _records(f, head):
+                    if keep:
+                        kept.append(r)
+                self.kept += len(kept) if keep else 0
         except Exception:  # ValueError, UnicodeError, OSError: the entry is damaged
             return None, 1
         finally:
             f.close()
-        return (head["j"], n, head, records), 0
+        return head, 0
 
-    def hint(self):
-        """The newest entry's play hint ("" with none, or one that is not a string)."""
-        p = self.entries[-1][2].get("p", "") if self.entries else ""
-        return p if isinstance(p, str) else ""
+    def records_of(self, entry):
+        """An entry's records one at a time: from RAM if kept, else from its slot again."""
+        if entry.records is not None:
+            for r in entry.records:
+                yield r
+            return
+        f = self.fs.open(self._path(entry.folder, entry.slot), "rb")
+        try:
+            head = _head(f)
+            if head is None or head["j"] != entry.number or head["n"] != entry.count:
+                raise ValueError("not the entry read at boot")
+            for r in _records(f, head):
+                yield r
+        finally:
+            f.close()
 
-    # -- a pass: one entry -----------------------------------------------------------------------
+    def records_after(self, done):
+        """(seq, record) for each record held after seq `done`, in order: a generator (close()
+        it if stopping early: it may hold a slot open). An entry lost to damage leaves its
+        seqs to {"ev": "lost"} records (the chain holds, and says so), or a gap if over
+        LOG_QUEUE of them."""
+        expect = done + 1
+        for e in self.entries:
+            if e.last() < expect:
+                continue
+            if e.first > expect:
+                if e.first - expect <= LOG_QUEUE:
+                    while expect < e.first:
+                        yield expect, {"ev": "lost"}
+                        expect += 1
+                expect = e.first
+            seq = e.first
+            inner = self.records_of(e)
+            try:
+                for r in inner:
+                    if seq >= expect:
+                        yield seq, r
+                    seq += 1
+            except (ValueError, OSError):  # spoilt since the boot read it: the rest is lost
+                pass
+            finally:
+                inner.close()
+            while seq <= e.last():
+                if seq >= expect:
+                    yield seq, {"ev": "lost"}
+                seq += 1
+            expect = seq
+
+    def waiting(self, done):
+        """How many records the journal holds after seq `done`."""
+        n = 0
+        for e in self.entries:
+            if e.last() > done:
+                n += min(e.count, e.last() - done)
+        return n
+
+    def let_go(self, done):
+        """The records the log holds now (to seq `done`): RAM lets them go."""
+        for e in self.entries:
+            if e.records is not None and e.last() <= done:
+                self.kept -= len(e.records)
+                e.records = None
+
     def write(self, seq, hint, settings, records):
-        """One entry: the records (their first is number `seq`), the hint, the settings
-        changed (a dict, or None), on flash when this returns (OSError if not). A press's
-        pass runs this before its LED: its slot was opened in an idle pass (open_next), so it
-        only formats, writes and closes."""
+        """One entry: records (dicts, the first number `seq`), the hint, the settings changed
+        (or None), on flash when this returns (OSError if not)."""
         head = {"j": self.next, "q": seq, "n": len(records), "p": hint}
         if settings:
             head["s"] = settings
-        packed = records
-        for r in records:
-            if type(r) is not list:  # a record the controller did not pack (rarely)
-                packed = [r if type(r) is list else _packed(r) for r in records]
-                break
-        head["r"] = packed  # one line, one dumps: a draw's three records and all
+        head["r"] = [_packed(r) for r in records]  # one line, one dumps
         text = dumps(head, separators=_SEP)
-        del head["r"]  # the entry kept in RAM keeps its records apart (let go when moved)
         if len(text) < LINE_MAX:
             text += "\n"
-        else:  # too long for a line: the header, then a line a record (as older firmware)
+        else:  # too long for a line: the header, then a line a record
+            packed = head.pop("r")
             text = dumps(head, separators=_SEP) + "\n"
             for r in packed:
                 line = dumps(r, separators=_SEP)
                 if len(line) >= LINE_MAX:  # what the log makes of it anyway (logline.seal)
-                    line = dumps({"ev": "too long",
-                                  "was": str(r[0] if type(r) is list else r.get("ev"))[:40]},
-                                 separators=_SEP)
+                    ev = r[0] if type(r) is list else r.get("ev")
+                    line = dumps({"ev": "too long", "was": str(ev)[:40]}, separators=_SEP)
                 text += line + "\n"
         folders = self.folders
-        if not folders or folders[-1][1] >= SLOTS:
+        if not folders or folders[-1].used >= SLOTS:
             if self.ready is None:
                 raise OSError(28)  # no slot left: the store catches up first (Store.commit)
-            folders.append([self.ready, 0])
+            folders.append(Folder(self.ready, 0))
             self.ready = None
-        folder = folders[-1]
-        opened, self.opened = self.opened, None
-        if opened is not None and (opened[0] != folder[0] or opened[1] != folder[1]):
-            opened[2].close()  # not this slot (it cannot be): let go, a commit of the empty
-            opened = None      # slot it was
-        f = opened[2] if opened else self.fs.open(self._path(folder[0], folder[1]), "wb")
+        here = folders[-1]
+        f = self.fs.open(self._path(here.number, here.used), "wb")
         try:
             f.write(text.encode() if _BYTES else text)
         finally:
             f.close()
-        folder[1] += 1
-        self.entries.append((self.next, folder[0], head, records))
+        keep = self.kept + len(records) <= KEPT_MOST
+        self.entries.append(Entry(self.next, here.number, here.used, seq, len(records),
+                                  bool(settings), list(records) if keep else None))
+        self.kept += len(records) if keep else 0
+        here.used += 1
         self.next += 1
 
-    # -- idle passes: open the next slot, make the next folder, drop the used ones ------------------
-    def open_next(self):
-        """Open the slot the next entry goes to, so that the press's pass only writes and
-        closes it (the commit). Opening finds the path in littlefs: each folder on the way
-        read and checked from flash, 35-50 us on native MicroPython here, about 6-9 ms on
-        the chip's estimate; the write and close are 6-20 us. It writes nothing: the slot
-        exists (empty), and "wb" truncates it in the close's commit. -> True if opened."""
-        if self.opened is not None:
-            return False
-        if self.folders and self.folders[-1][1] < SLOTS:
-            n, slot = self.folders[-1]
-        elif self.ready is not None:
-            n, slot = self.ready, 0
-        else:
-            return False
-        self.opened = (n, slot, self.fs.open(self._path(n, slot), "wb"))
-        return True
-
+    # -- idle passes: make the next folder, drop the used ones -------------------------------------
     def prepare(self):
-        """One step of making the next folder ready (a folder, then each slot, then the
-        rename out of the current one). -> True if a step was taken."""
-        if self.ready is not None:
+        """A step of making the next folder (a folder, each slot, the rename out). -> True if
+        one was taken."""
+        if self.ready is not None or len(self.folders) >= FOLDERS_MOST:
             return False
-        if self.making is None:
+        making = self.making
+        if making is None:
             # made inside the newest folder, whose block has room for its commits (above)
-            newest = max([f[0] for f in self.folders] or [0])
+            newest = self.folders[-1].number if self.folders else 0
             parent = self.root + (PREFIX + "%06d/" % newest if self.folders else "")
-            self.making = [newest + 1, -1, parent]
-        n, step, parent = self.making
-        tmp = parent + PREFIX + "%06d.tmp" % n
+            making = self.making = {"number": newest + 1, "step": -1, "parent": parent}
+        tmp = making["parent"] + PREFIX + "%06d.tmp" % making["number"]
+        step = making["step"]
         if step < 0:
             self.fs.mkdir(tmp)
         elif step < SLOTS:
             self.fs.open(tmp + "/%d" % step, "wb").close()
         else:
-            self.fs.rename(tmp, self.root + PREFIX + "%06d" % n)
-            self.ready = n
+            self.fs.rename(tmp, self.root + PREFIX + "%06d" % making["number"])
+            self.ready = making["number"]
             self.making = None
             return True
-        self.making[1] += 1
+        making["step"] = step + 1
         return True
 
     def out_of_slots(self):
         """Whether the next entry has no slot to go to: none free here, none made ready."""
-        return self.ready is None and (not self.folders or self.folders[-1][1] >= SLOTS)
+        return self.ready is None and (not self.folders or self.folders[-1].used >= SLOTS)
 
-    def drop(self, kept):
-        """Remove one used-up folder whose entries are all kept elsewhere (kept(entry) says
-        so), but never the one holding the newest entry (the current hint), a file operation
-        a call: the rename, each slot, the folder (each a commit, which may compact a folder:
-        an erase). -> True if a step was taken."""
+    def drop(self, done, settled):
+        """A step (the rename, a slot, the folder) of removing a used-up folder, not the
+        newest's (the current hint), once its records are in the log (to seq `done`) and its
+        settings in settings.json (as of entry `settled`). -> True if one was taken."""
         if self.dropping is not None:
             path = self.root + self.dropping
             slots = self.fs.listdir(path)
@@ -287,72 +314,87 @@ class Journal:
                 self.fs.rmdir(path)
                 self.dropping = None
             return True
-        if len(self.folders) < 2 or self.folders[0][1] < SLOTS:
+        if len(self.folders) < 2 or self.folders[0].used < SLOTS:
             return False
-        n = self.folders[0][0]
-        mine = [e for e in self.entries if e[1] == n]
-        if not all(kept(e) for e in mine):
-            return False
-        # renamed first, in one commit: a cut while its slots go leaves a .tmp folder (removed
-        # at boot), never a folder that reads as damaged, its first slots missing
+        n = self.folders[0].number
+        for e in self.entries:
+            if e.folder == n and (e.last() > done or e.settings and e.number > settled):
+                return False
         name = self.root + PREFIX + "%06d" % n
-        self.fs.rename(name, name + ".tmp")
+        self.fs.rename(name, name + ".tmp")  # one commit: see the invariants above
         self.folders.pop(0)
-        self.entries = [e for e in self.entries if e[1] != n]
-        self.dropping = PREFIX + "%06d.tmp" % n  # emptied and removed by the calls to come
+        self.entries = [e for e in self.entries if e.folder != n]
+        self.dropping = PREFIX + "%06d.tmp" % n
         return True
-
-    def _remove(self, path):
-        """A file, or a folder and what it holds (a folder half made inside it, at most)."""
-        try:
-            self.fs.remove(path)
-            return
-        except OSError:  # a folder (littlefs removes only an empty one; os never does)
-            pass
-        for name in self.fs.listdir(path):
-            self._remove(path + "/" + name)
-        self.fs.rmdir(path)
 
     def _path(self, n, slot):
         return self.root + PREFIX + "%06d/%d" % (n, slot)
 
 
+def _head(f):
+    """The header of the entry in slot file f (its first line), checked; None for an empty
+    slot. ValueError if it is not a whole line holding an entry's header."""
+    line = read_line(f)
+    if not line:
+        return None
+    head = _parse(line)
+    if type(head.get("j")) is not int or type(head.get("q")) is not int \
+            or type(head.get("n")) is not int or head["n"] < 0:
+        raise ValueError("header")
+    inline = head.get("r")
+    if inline is not None and (type(inline) is not list or len(inline) != head["n"]):
+        raise ValueError("records")
+    return head
+
+
+def _records(f, head):
+    """The records of the entry whose header _head just read from f, as dicts, one at a time;
+    ValueError when they are not what the header says."""
+    inline = head.get("r")
+    if inline is not None:
+        for r in inline:
+            yield _record(r)
+    else:
+        for _ in range(head["n"]):
+            yield _parse(read_line(f), True)
+    if f.readline(1):
+        raise ValueError("more records than the header says")
+
+
 def _parse(line, record=False):
-    """One whole line of an entry -> its object (ValueError if it is not a whole line
-    holding an object, or for a record, a packed one)."""
+    """One whole line of an entry -> its object, a record as a dict (ValueError if not)."""
     if not line.endswith(b"\n"):
         raise ValueError("not a whole line")
     obj = loads(line.decode())
-    return _record(obj) if record else _object(obj)
+    return _record(obj) if record else _record(obj, False)
 
 
-def _record(obj):
-    """A record as read: a packed one (a list) as a dict, an object as it is."""
-    if isinstance(obj, list):
+def _record(obj, packed=True):
+    """A record as read: a packed one (a list, if packed may be) as a new dict, an object
+    as it is; ValueError for anything else."""
+    if packed and isinstance(obj, list):
         names = PACKED.get(obj[0]) if obj and isinstance(obj[0], str) else None
         if names is None or len(obj) != len(names) + 1:
             raise ValueError("not a packed record")
-        return unpacked(obj)
-    return _object(obj)
-
-
-def _object(obj):
+        r = {"ev": obj[0]}
+        for i in range(len(names)):
+            r[names[i]] = obj[i + 1]
+        return r
     if not isinstance(obj, dict):
         raise ValueError("not an object")
     return obj
 
 
 def _packed(record):
-    """A record as written in an entry: a list of its event and its fields in PACKED's
-    order, if its fields are those; else the record itself."""
+    """A record as an entry holds it: a list of its event and its fields in PACKED's order
+    when its fields are exactly those; else the record itself."""
     ev = record.get("ev")
     names = PACKED.get(ev) if type(ev) is str else None
     if names is None or len(record) != len(names) + 1:
         return record
     values = [ev]
-    try:
-        for name in names:
-            values.append(record[name])
-    except KeyError:  # the same number of fields, not the same ones
-        return record
+    for name in names:
+        if name not in record:  # the same number of fields, not the same ones
+            return record
+        values.append(record[name])
     return values

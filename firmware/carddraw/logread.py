@@ -1,0 +1,201 @@
+# Reading the log's files, as a stream: every reader hands records (or lines) one at a time
+# to a callback or yields them, holding one chunk and one line at most, never a list that
+# grows with the log. Everything read is untrusted: a damaged line is skipped and counted,
+# never raised. Pure file I/O.
+import json
+
+from carddraw.logline import LINE_MAX
+
+CHUNK = 256        # bytes read at a time: MicroPython's readline reads a byte per call
+SCAN_CHUNK = 512   # bytes read at a time when looking back for the last start
+
+
+def lines(fs, path, start=0, budget=0):
+    """Each line of a log file from byte `start` (where a line starts), as (its bytes, where
+    the next line starts): a generator (close() it when stopping early: it holds the file
+    open). A line over LINE_MAX is damage: handed as None, skipped to its end; so is what
+    is left past `budget` bytes (0: no cap), or a read the flash refuses. The file's last
+    line may lack its newline (a torn end, not on littlefs): handed as it is."""
+    try:
+        f = fs.open(path, "rb")
+    except OSError:
+        return
+    try:
+        f.seek(start)
+        at = start      # where `buf` starts in the file
+        buf = b""
+        skipping = False  # in an overlong line: to its end, and on
+        while True:
+            if budget and at - start > budget:
+                yield None, None  # the rest of an oversized file: damage, not read
+                return
+            end = buf.find(b"\n")
+            if end < 0 and len(buf) < LINE_MAX:
+                more = f.read(CHUNK)
+                if more:
+                    buf += more
+                    continue
+            if end < 0:  # no newline: the file's torn end, or LINE_MAX without one
+                if not buf:
+                    return
+                at += len(buf)
+                if len(buf) < LINE_MAX:
+                    if not skipping:
+                        yield buf, None
+                    return
+                if not skipping:
+                    yield None, at
+                skipping = True
+                buf = b""
+                continue
+            line = buf[:end + 1]
+            buf = buf[end + 1:]
+            at += end + 1
+            if skipping:
+                skipping = False
+            else:
+                yield (line if len(line) <= LINE_MAX else None), at
+    except OSError:
+        yield None, None
+    finally:
+        f.close()
+
+
+def record(line):
+    """A line's record (a dict, its "seq" and "h" still in), or None if it is damaged (or
+    blank: see damaged())."""
+    if line is None or not line.strip():
+        return None
+    try:
+        r = json.loads(line.decode().strip())
+    except Exception:  # ValueError, UnicodeError, RecursionError on deep nesting
+        return None
+    return r if isinstance(r, dict) else None
+
+
+def damaged(line):
+    """Whether a line that gave no record counts as damage (a blank one does not)."""
+    return line is None or bool(line.strip())
+
+
+def each(fs, path, hand, raw=False, start=0, budget=0):
+    """Every record of a log file to hand(), oldest first: the record without "seq" and "h",
+    or with raw the line's text as on flash. -> lines skipped as damaged."""
+    bad = 0
+    read = lines(fs, path, start, budget)
+    try:
+        for line, _ in read:
+            r = record(line)
+            if r is None:
+                bad += damaged(line)
+            elif raw:
+                hand(line.decode().strip())
+            else:
+                r.pop("seq", None)
+                r.pop("h", None)
+                hand(r)
+    finally:
+        read.close()  # hand() may raise (a copy the flash refuses): the file is let go
+    return bad
+
+
+def records(fs, path, start=0):
+    """Every record of a log file from byte `start`, without "seq" and "h": a generator,
+    damaged lines skipped."""
+    read = lines(fs, path, start)
+    try:
+        for line, _ in read:
+            r = record(line)
+            if r is not None:
+                r.pop("seq", None)
+                r.pop("h", None)
+                yield r
+    finally:
+        read.close()
+
+
+def read_lines(fs, path, start, n):
+    """Up to n whole lines of a log file from byte `start` (where a line starts), each as
+    its text (the export: a few lines a pass). -> (texts, where the next line starts or None
+    at the file's end, lines skipped as damaged)."""
+    texts = []
+    bad = 0
+    at = start
+    read = lines(fs, path, start)
+    try:
+        for line, at in read:
+            if record(line) is not None:
+                texts.append(line.decode().strip())
+            else:
+                bad += damaged(line)
+            if at is None or len(texts) >= n:
+                return texts, at, bad
+    finally:
+        read.close()
+    return texts, None, bad
+
+
+def last_start(fs, path, size):
+    """The offset of a log file's last line with a start record, read backwards a chunk at
+    a time, or None. The text matches whatever the key order (compact JSON), never inside a
+    string (quotes are escaped)."""
+    try:
+        f = fs.open(path, "rb")
+    except OSError:
+        return None
+    try:
+        pos = size
+        later = b""
+        while pos > 0:
+            n = min(SCAN_CHUNK, pos)
+            pos -= n
+            f.seek(pos)
+            chunk = f.read(n) + later[:11]  # a match across the boundary
+            at = chunk.rfind(b'"ev":"start"')
+            if at >= 0:
+                at += pos
+                back = max(0, at - LINE_MAX)  # the line's start: after the newline before
+                f.seek(back)
+                return back + f.read(at - back).rfind(b"\n") + 1
+            later = chunk
+    except OSError:
+        return None
+    finally:
+        f.close()
+    return None
+
+
+def last_action(log, journal):
+    """The records of the log's last action, from its start record: a generator, or None
+    when there is none. The log's lines from its last start (log: logfile.LogFile), then
+    the journal's records not yet in the log, in order (nothing moved first: a full log
+    brings its action back too); a line's worth of RAM whatever the log holds."""
+    start = None  # the seq of the journal's last start, if it holds one
+    read = journal.records_after(log.seq)
+    try:
+        for seq, r in read:
+            if r.get("ev") == "start":
+                start = seq
+    finally:
+        read.close()
+    found = log.last_start() if start is None else None
+    if start is None and found is None:
+        return None
+    return _action(log, journal, found, start)
+
+
+def _action(log, journal, found, start):
+    if found is not None:
+        read = log.records_from(found[0], found[1])
+        try:
+            for r in read:
+                yield r
+        finally:
+            read.close()
+        start = log.seq + 1
+    read = journal.records_after(start - 1)
+    try:
+        for _, r in read:
+            yield r
+    finally:
+        read.close()

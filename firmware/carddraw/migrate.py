@@ -1,0 +1,77 @@
+# The moves from an older firmware's layout of the flash to this one's, all in one place,
+# imported by the store's boot only when an older name is in its folder (store.older), so
+# once in a device's life at most. Each move is a rename (atomic) or the removal of a file
+# that is no longer needed, so a power cut at any point leaves each file in one place or the
+# other, and the next boot does the rest:
+# - settings.json and log.exported, in the store's folder: into state/ (replacing state/'s:
+#   found in the root, they were written by an older firmware run since);
+# - a write cut short (name.tmp) and the saved action (action.json: the log is its record
+#   now): removed;
+# - the journal's folders jNNNNNN: into journal/ (one half made or half removed: removed);
+# - the log's segments log.NNNNNN.jsonl: into log/;
+# - the first firmware's log, log.jsonl (and log.1.jsonl) with neither seq nor hash: copied
+#   record by record into segment 1, each given its seq and hash, then removed.
+from carddraw import config, logread
+from carddraw.flashfs import remove_all
+from carddraw.journal import DIR as JOURNAL, folder_number
+from carddraw.logfile import segment, segment_seq
+from carddraw.logline import older, seal
+
+STATE = (config.SETTINGS_FILE, config.LOG_EXPORTED_FILE)  # moved by a rename each
+
+
+def run(store, top):
+    """Every older name in `top` (the store's folder's listing) moved or removed. -> log
+    lines found damaged by a copy. OSError on a flash error: the next boot goes on."""
+    fs, root = store.fs, store.root
+    gone = [config.ACTION_FILE, config.ACTION_FILE + ".tmp"]
+    for name in STATE:
+        old = name[len(config.STATE_DIR):]
+        if old in top:
+            fs.rename(root + old, root + name)
+        gone.append(old + ".tmp")
+    for name in gone:
+        if name in top:
+            fs.remove(root + name)
+    for name in top:
+        if folder_number(name) is not None:
+            fs.rename(root + name, root + JOURNAL + name)
+        elif name.endswith(".tmp") and folder_number(name[:-4]) is not None:
+            remove_all(fs, root + name)
+    ours = fs.listdir(root + config.LOG_DIR)
+    for name in top:
+        if segment_seq(name) is not None and name not in ours:
+            fs.rename(root + name, root + config.LOG_DIR + name)
+            ours.append(name)
+    old = [n for n in (older(config.LOG_FILE), config.LOG_FILE) if n in top]
+    bad = 0
+    if old and not [n for n in ours if segment_seq(n) is not None]:
+        bad = _copy(store, old, root + segment(1))
+    for name in old:  # copied (now or by a boot the power cut short)
+        fs.remove(root + name)
+    return bad
+
+
+def _copy(store, names, path):
+    """The first firmware's log.1.jsonl then log.jsonl, record by record, into segment 1,
+    each given its seq and hash. -> damaged lines. The segment appears whole or not at all
+    (path.tmp, renamed); OSError on a flash error (the old files stay for the next boot).
+    Each old file is read up to an eighth of the log's limit (that firmware kept at most
+    32 KB in each), so the copy always fits in the new log."""
+    fs = store.fs
+    chain = {"seq": 1, "h": ""}  # the next seq, the last hash
+    f = fs.open(path + ".tmp", "wb")
+    try:
+        def put(record):
+            line, h = seal(chain["seq"], chain["h"], record)
+            f.write(line)
+            chain["seq"] += 1
+            chain["h"] = h
+        bad = 0
+        for name in names:
+            bad += logread.each(fs, store.root + name, put, budget=store.logfile.limit // 8)
+        put({"ev": "migrated", "records": chain["seq"] - 1, "damaged": bad})
+    finally:
+        f.close()
+    fs.rename(path + ".tmp", path)
+    return bad
