@@ -399,7 +399,7 @@ def test_rewrites_a_new_folder_takes_before_its_metadata_block_compacts(mtime, k
 
 
 def test_a_rename_across_folders_cut_half_way_hides_a_name_until_the_first_change():
-    """What journal.Journal.settle is for: moving a folder into another is two commits (the
+    """What flashfs.settle is for: moving a folder into another is two commits (the
     new folder's entry, then the old one's removal); cut between them, littlefs lists the
     folder it left without the moved name AND the name after it, until its first change
     after power-on finishes the move. Removing a name that is not there is such a change."""
