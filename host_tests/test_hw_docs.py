@@ -12,8 +12,8 @@ from conftest import ROOT
 from test_schematic import texts
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import hwfigures  # noqa: E402
-import hwparts  # noqa: E402
+from maker import figures as hwfigures  # noqa: E402
+from maker import bom as hwparts  # noqa: E402
 import pins  # noqa: E402
 
 DOCS = [os.path.join(ROOT, "hardware", "README.md"), os.path.join(ROOT, "docs", "making.md")]

@@ -1,6 +1,6 @@
 """The maker's deploy: requirements-deploy.txt (three pinned packages, nothing else), deploy.py
 importing nothing more, Windows and macOS port names and paths, and the board's MicroPython
-checked against the .mpy files before anything is copied (tools/boardcheck.py)."""
+checked against the .mpy files before anything is copied (tools/maker/boardcheck.py)."""
 import ntpath
 import os
 import posixpath
@@ -14,7 +14,7 @@ import pytest
 from conftest import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import boardcheck  # noqa: E402
+from maker import boardcheck  # noqa: E402
 import build_mpy  # noqa: E402
 import deploy  # noqa: E402
 

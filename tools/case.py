@@ -10,16 +10,16 @@
 The base prints as it stands (its back on the bed), the lid face down, the button holder flat;
 none needs supports. --check compares each STL's volume, surface and size with a fresh build
 (to 0.01 %, so a rebuild on another machine passes); the picture is not compared. The folder
-written into must be new, empty or one this tool wrote before: it lists its files in
-.carddraw-files and, writing again, replaces only those (anything else there is refused,
-exit status 2).
+written into must be new, empty, one the tools wrote before (its .carddraw-files lists what
+they wrote) or hardware/case/print/ itself; anything else there, or a file of the same name
+the tools did not write, is refused (exit status 2).
 """
 import os
 import struct
 import sys
 
-import casegeom
 from common import ROOT, cli, output
+from maker import solids
 
 TOOL = "tools/case.py"
 OUT = os.path.join(ROOT, "hardware", "case", "print")
@@ -114,21 +114,21 @@ def picture(d, parts, path):
     import matplotlib.pyplot as plt
     fig = plt.figure(figsize=(15, 6.2), dpi=100)
     inside = [(parts["base"], "#9aa5b1")] + [
-        (casegeom.box(b), _colour(name)) for name, b in sorted(d.parts().items())
+        (solids.box(b), _colour(name)) for name, b in sorted(d.parts().items())
         if not name.startswith("switch")] + [
-        (casegeom.cyl(*c), _colour(name)) for name, c in sorted(d.cylinders().items())
+        (solids.cyl(*c), _colour(name)) for name, c in sorted(d.cylinders().items())
         if not name.startswith("cap")]
     flip = (180, 0, 0)
     under = [(parts["lid"].rotate(flip), "#5b7fa6"), (parts["holder"].rotate(flip), "#e0a040")]
-    under += [(casegeom.box(b).rotate(flip), "#303030") for name, b in sorted(d.parts().items())
+    under += [(solids.box(b).rotate(flip), "#303030") for name, b in sorted(d.parts().items())
               if name.startswith("switch") and "wires" not in name]
     face = [(parts["base"], "#9aa5b1"), (parts["lid"], "#5b7fa6")]
     panels = (("the base, with the parts in it", inside, (62, -70)),
               ("under the lid, with the button holder", under, (62, -70)),
               ("the face", face, (70, -90)))
-    for i, (title, solids, (elev, azim)) in enumerate(panels):
+    for i, (title, shapes, (elev, azim)) in enumerate(panels):
         ax = fig.add_subplot(1, 3, i + 1, projection="3d", computed_zorder=False)
-        _draw(ax, solids, elev, azim)
+        _draw(ax, shapes, elev, azim)
         ax.view_init(elev=elev, azim=azim)
         ax.set_axis_off()
         ax.set_title(title)
@@ -139,7 +139,7 @@ def picture(d, parts, path):
     plt.close(fig)
 
 
-def _draw(ax, solids, elev, azim):
+def _draw(ax, shapes, elev, azim):
     """Each solid's triangles that face the eye, shaded by how they face a light, drawn in the
     order given."""
     import math
@@ -149,7 +149,7 @@ def _draw(ax, solids, elev, azim):
     e, a = math.radians(elev), math.radians(azim)
     eye = (math.cos(e) * math.cos(a), math.cos(e) * math.sin(a), math.sin(e))
     lo, hi = [1e9] * 3, [-1e9] * 3
-    for solid, colour in solids:
+    for solid, colour in shapes:
         mesh = solid.refine_to_length(REFINE).to_mesh()   # small faces sort well by depth
         v, t = mesh.vert_properties[:, :3], mesh.tri_verts
         rgb = matplotlib.colors.to_rgb(colour)
@@ -185,8 +185,8 @@ def _colour(name):
 # -- the command ----------------------------------------------------------------------------------
 def build():
     """{file name: bytes} of the STL files, and the assembled parts (for the picture)."""
-    d = casegeom.load()
-    parts = casegeom.parts_of(d)
+    d = solids.load()
+    parts = solids.parts_of(d)
     flat = printable(parts)
     return d, parts, {STL[name]: stl_bytes(flat[name]) for name in STL}
 
@@ -223,7 +223,7 @@ def main(argv=None):
         print("%s matches hardware/case/dimensions.py" % where)
         return 0
     try:
-        output.prepare(args.out, sorted(files) + [PICTURE], TOOL)
+        output.claim(args.out, sorted(files) + [PICTURE], TOOL)
     except output.NotOurs as e:
         p.error(str(e))
     for name, data in files.items():

@@ -20,7 +20,7 @@ stops at the REPL with an ImportError, and the next deploy (no --code needed) fi
 carddraw.new/ in place. A deploy cut short leaves nothing else behind that the next one does
 not clear.
 
-Before copying, deploy asks the board which MicroPython it runs (tools/boardcheck.py): a
+Before copying, deploy asks the board which MicroPython it runs (tools/maker/boardcheck.py): a
 release older than the one the firmware was measured on (v1.28.0), .mpy files of a version
 the board cannot import, a board that is no Raspberry Pi Pico, or a Pico W without PICO_W in
 config.py are refused in one line naming the UF2 to flash and its download page. Windows
@@ -60,10 +60,10 @@ import subprocess
 import sys
 import time
 
-import boardcheck
 import build_mpy
 from common import BUILD, FIRMWARE, board_sources, cli, output
 from carddraw import config  # noqa: E402 (firmware/ is on sys.path once common is imported)
+from maker import boardcheck
 # find_picos is how deploy finds a board (through pick_port); its tests look it up here
 from common.link import NO_BOARD, NoReply, SerialLink, find_picos, pick_port, unlock  # noqa: F401
 

@@ -17,13 +17,11 @@ import os
 import sys
 import types
 
-import hwfigures
-import hwparts
-import pinsdraw
 from common import ROOT  # and firmware/ on sys.path, for config.py
-from hwbase import (ADC_GPIOS, AGND_PIN, BASE_RESISTOR, COLOUR, GND_PINS, HEADER_GPIOS,  # noqa: F401
-                    LED_LINE, LED_RESISTORS, LED_VF, PICO_PINS, RGB, SUPPLY_V, VSYS_SENSE_GPIO,
-                    i2c_of, physical, pwm_of, wokwi_pin)
+from maker import bom, drawing, figures
+from maker.pico import (  # noqa: F401 (the tests and schematic.py read them here)
+    ADC_GPIOS, AGND_PIN, BASE_RESISTOR, COLOUR, GND_PINS, HEADER_GPIOS, LED_LINE, LED_RESISTORS,
+    LED_VF, PICO_PINS, RGB, SUPPLY_V, VSYS_SENSE_GPIO, i2c_of, physical, pwm_of, wokwi_pin)
 
 WIRING_MD, WIRING_SVG = "hardware/wiring.md", "hardware/wiring.svg"
 DIAGRAM, README = "hardware/diagram.json", "hardware/README.md"
@@ -237,14 +235,14 @@ def wiring_md(cfg):
 def readme_with_table(text, cfg):
     """hardware/README.md text with its generated blocks replaced: the wiring table (None if
     its markers are missing) and each of the other blocks whose markers it has (the figures
-    from config.py, the buzzer's tones, the power budget, the BOM: tools/hwfigures.py and
-    tools/hwparts.py)."""
+    from config.py, the buzzer's tones, the power budget, the BOM: tools/maker/figures.py and
+    tools/maker/bom.py)."""
     i, j = text.find(TABLE_BEGIN), text.find(TABLE_END)
     if i < 0 or j < i:
         return None
     block = "\n".join([TABLE_BEGIN, "", part_table(wires(cfg)), "", TABLE_END])
     text = text[:i] + block + text[j + len(TABLE_END):]
-    for name, body in dict(hwfigures.blocks(cfg), bom=hwparts.bom()).items():
+    for name, body in dict(figures.blocks(cfg), bom=bom.bom()).items():
         begin, end = BLOCK_BEGIN % name, BLOCK_END % name
         i, j = text.find(begin), text.find(end)
         if 0 <= i < j:
@@ -265,8 +263,8 @@ def _read(root, path):
 def generated(cfg, root=ROOT):
     """{relative path: the text config.py gives}; README.md only if it has the markers."""
     rows = wires(cfg)
-    out = {WIRING_MD: wiring_md(cfg), WIRING_SVG: pinsdraw.wiring_svg(cfg, rows),
-           DIAGRAM: pinsdraw.diagram_json(cfg, rows)}
+    out = {WIRING_MD: wiring_md(cfg), WIRING_SVG: drawing.wiring_svg(cfg, rows),
+           DIAGRAM: drawing.diagram_json(cfg, rows)}
     readme = readme_with_table(_read(root, README) or "", cfg)
     return dict(out, **{README: readme}) if readme is not None else out
 
@@ -335,8 +333,8 @@ def main(argv=None, cfg=None):
 
 
 def wiring_svg(cfg):
-    """wiring.svg's text for a config (tools/pinsdraw.py draws it)."""
-    return pinsdraw.wiring_svg(cfg, wires(cfg))
+    """wiring.svg's text for a config (tools/maker/drawing.py draws it)."""
+    return drawing.wiring_svg(cfg, wires(cfg))
 
 
 if __name__ == "__main__":

@@ -9,9 +9,9 @@
 The Pico is drawn with the pins the device uses, each by its name and physical number, and a
 net label at each: a label of the same name elsewhere on the sheet is the same wire. The parts'
 values come from tools/pins.py (the LED resistors, the base resistor), as in the wiring table.
-The folder written into must be new, empty or one this tool wrote before: it lists its files
-in .carddraw-files and, writing again, replaces only those (a folder holding anything else
-is refused, exit status 2).
+The folder written into must be new, empty, one the tools wrote before (its .carddraw-files
+lists what they wrote) or hardware/schematic/ itself; a folder holding anything else, or a
+file of the same name that the tools did not write, is refused (exit status 2).
 """
 import os
 import sys
@@ -246,7 +246,9 @@ def render(cfg=None, formats=("svg", "png")):
 
 
 def write(out, files):
-    output.prepare(out, list(files), TOOL)
+    """Write the files into `out`: new, empty, the tools' own (its .carddraw-files lists
+    them) or the checkout's hardware/schematic/ (git holds them). Raises output.NotOurs."""
+    output.claim(out, list(files), TOOL)
     for name, data in files.items():
         with open(os.path.join(out, name), "wb") as f:
             f.write(data)

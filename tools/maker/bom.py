@@ -4,7 +4,7 @@ it into hardware/README.md; host_tests/test_hw_docs.py checks that the BOM and t
 name the same parts. The part numbers are examples of parts that fit: any part with the same
 values and size does.
 """
-from hwbase import BASE_RESISTOR, LED_RESISTORS
+from maker.pico import BASE_RESISTOR, LED_RESISTORS
 
 # (designator, qty, part, part number (example), size / package, notes)
 PARTS = (
@@ -87,6 +87,6 @@ def designators():
 
 
 def bom():
-    from hwfigures import table
+    from maker.figures import table
     return table(("ref", "qty", "part", "part number (example)", "size / package", "notes"),
                  rows())

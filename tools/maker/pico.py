@@ -1,6 +1,6 @@
 """What the hardware tools share: the Raspberry Pi Pico's 40-pin header and which I2C block,
 PWM slice and ADC channel each GPIO has, and the values of the parts this design uses (worked
-out in hardware/README.md). Plain Python, no dependencies; tools/pins.py, tools/pinsdraw.py and
+out in hardware/README.md). Plain Python, no dependencies; tools/pins.py, tools/maker/drawing.py and
 tools/schematic.py read it.
 """
 

@@ -6,7 +6,7 @@ pins.py's own.
 import json
 from xml.sax.saxutils import escape
 
-from hwbase import (AGND_PIN, BUTTON_COLOURS, LED_LINE, LED_RESISTORS, PICO_PINS, RGB,
+from maker.pico import (AGND_PIN, BUTTON_COLOURS, LED_LINE, LED_RESISTORS, PICO_PINS, RGB,
                     WOKWI_PICO_ENV, wokwi_pin)
 
 

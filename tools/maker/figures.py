@@ -55,7 +55,7 @@ def contrast_steps():
             if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "CONTRAST"
                                                     for t in node.targets):
                 return tuple(ast.literal_eval(node.value))
-    raise LookupError("no CONTRAST = (...) in firmware/carddraw: tools/hwfigures.py reads the "
+    raise LookupError("no CONTRAST = (...) in firmware/carddraw: tools/maker/figures.py reads the "
                       "display's contrast steps from it")
 
 
@@ -69,7 +69,7 @@ def dimmed_contrast():
                 found.add(node.args[0].value)
     if len(found) != 1:
         raise LookupError("firmware/carddraw sets %d constant contrasts %s, not one (the dimmed "
-                          "display's): tools/hwfigures.py reads it" % (len(found), sorted(found)))
+                          "display's): tools/maker/figures.py reads it" % (len(found), sorted(found)))
     return found.pop()
 
 
