@@ -4,6 +4,7 @@ The SVG keeps its labels as text, so these tests read the drawing itself: each p
 uses is on the Pico with its name and physical number and, on the same row, the net label
 config.py gives it; every net label at the Pico is found again at a part; the parts' values
 are those the wiring table uses. The committed files must be what the tool makes now."""
+import hashlib
 import os
 import subprocess
 import sys
@@ -119,6 +120,12 @@ def test_a_changed_pin_moves_its_label_and_the_check_finds_it(tmp_path, now):
     schematic.write(str(tmp_path), now)
     assert schematic.check(str(tmp_path), files) == ["schematic.svg"]
     assert schematic.check(str(tmp_path), now) == []
+    # the PNG is checked by the drawing it says it shows: another config's is stale
+    moved = schematic.render(cfg, formats=("svg", "png"))["schematic.png"]
+    assert schematic.check(str(tmp_path), {"schematic.png": moved}) == ["schematic.png"]
+    assert schematic.png_source(now["schematic.png"]).endswith(
+        hashlib.sha256(now["schematic.svg"]).hexdigest())
+    assert schematic.png_source(b"not a png") is None
 
 
 def test_check_says_run_make_schematic_in_one_line(tmp_path, now):

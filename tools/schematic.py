@@ -234,15 +234,37 @@ def _inside_pico(d, elm, cfg, xy):
 # -- the files -----------------------------------------------------------------------------------
 def render(cfg=None, formats=("svg", "png")):
     """{file name: bytes} for config (config.py if None): the SVG from schemdraw's own SVG
-    writer (text kept as text), the PNG through matplotlib."""
+    writer (text kept as text), the PNG through matplotlib, carrying the SVG's SHA-256 in its
+    "Source" text (check() compares that, not the pixels, which a font build may move)."""
+    import hashlib
+    import io
     cfg = pins.snapshot(cfg)
-    out = {}
-    if "svg" in formats:
-        svg = draw(cfg, "svg").get_imagedata("svg")
-        out["schematic.svg"] = svg if isinstance(svg, bytes) else svg.encode("utf-8")
+    svg = draw(cfg, "svg").get_imagedata("svg")
+    svg = svg if isinstance(svg, bytes) else svg.encode("utf-8")
+    out = {"schematic.svg": svg} if "svg" in formats else {}
     if "png" in formats:
-        out["schematic.png"] = draw(cfg, "matplotlib").get_imagedata("png")
+        fig = draw(cfg, "matplotlib").draw(show=False)
+        buf = io.BytesIO()
+        fig.getfig().savefig(buf, format="png", bbox_inches="tight", pad_inches=0,
+                             bbox_extra_artists=fig.ax.get_default_bbox_extra_artists(),
+                             metadata={"Software": "carddraw %s" % TOOL,
+                                       "Source": SOURCE + hashlib.sha256(svg).hexdigest()})
+        out["schematic.png"] = buf.getvalue()
     return out
+
+
+SOURCE = "drawn as schematic.svg with sha256 "
+
+
+def png_source(data):
+    """The "Source" text of a PNG the tool drew, or None."""
+    import io
+
+    from PIL import Image
+    try:
+        return Image.open(io.BytesIO(data)).info.get("Source")
+    except OSError:
+        return None
 
 
 def write(out, files):
@@ -255,14 +277,17 @@ def write(out, files):
 
 
 def check(out, files):
-    """Names of the files in `out` that differ from `files` (or are missing)."""
+    """Names of the files in `out` that differ from `files` (or are missing): the SVG byte
+    for byte, the PNG by the SVG it says it was drawn as."""
     stale = []
     for name, data in files.items():
         try:
             with open(os.path.join(out, name), "rb") as f:
-                same = f.read() == data
+                have = f.read()
         except FileNotFoundError:
-            same = False
+            have = None
+        same = (png_source(have) == png_source(data) is not None if name.endswith(".png")
+                and have else have == data)
         if not same:
             stale.append(name)
     return stale
