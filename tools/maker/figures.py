@@ -60,17 +60,25 @@ def contrast_steps():
 
 
 def dimmed_contrast():
-    """The contrast the app dims the idle display to: the constant in its .contrast(N) call."""
-    found = set()
+    """The contrast the app dims the idle display to: the constant in a .contrast(N) call in
+    a function whose name says idle or dim (else the one constant contrast call there is)."""
+    found, idle = set(), set()
     for path in _modules():
-        for node in ast.walk(ast.parse(open(path, encoding="utf-8").read())):
-            if (isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "contrast"
-                    and node.args and isinstance(node.args[0], ast.Constant)):
-                found.add(node.args[0].value)
-    if len(found) != 1:
-        raise LookupError("firmware/carddraw sets %d constant contrasts %s, not one (the dimmed "
-                          "display's): tools/maker/figures.py reads it" % (len(found), sorted(found)))
-    return found.pop()
+        for fn in ast.walk(ast.parse(open(path, encoding="utf-8").read())):
+            if not isinstance(fn, ast.FunctionDef):
+                continue
+            for node in ast.walk(fn):
+                if (isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "contrast"
+                        and node.args and isinstance(node.args[0], ast.Constant)):
+                    found.add(node.args[0].value)
+                    if "idle" in fn.name or "dim" in fn.name:
+                        idle.add(node.args[0].value)
+    for candidates in (idle, found):
+        if len(candidates) == 1:
+            return next(iter(candidates))
+    raise LookupError("firmware/carddraw sets contrasts %s in an idle or dim function, %s in "
+                      "all: not one (the dimmed display's), which tools/maker/figures.py reads"
+                      % (sorted(idle), sorted(found)))
 
 
 # -- the figures block -----------------------------------------------------------------------------
