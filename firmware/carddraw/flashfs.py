@@ -129,14 +129,17 @@ def read_json(fs, path, cap):
         return None, "not json: " + type(e).__name__
 
 
-def write_json(fs, path, obj):
+def write_json(fs, path, obj, made=False):
     """A small file written whole in one call, atomically on every filesystem the firmware
     runs on: written as path.tmp, then renamed over the old file (littlefs and POSIX rename
     replace atomically). A power cut at any point leaves the old file or the new, never an
     empty one (a "wb" open empties the file at once on the VM's and the host's filesystems);
-    a .tmp it leaves is removed at boot (store.Store._open). -> True once on flash."""
+    a .tmp it leaves is removed at boot (store.Store._open). made: path.tmp exists already,
+    made empty in an earlier pass (make()). -> True once on flash."""
     tmp = path + ".tmp"
     try:
+        if not made:
+            make(fs, tmp)
         f = fs.open(tmp, "wb")
         try:
             f.write(json.dumps(obj, separators=_SEP).encode())
@@ -146,6 +149,13 @@ def write_json(fs, path, obj):
         return True
     except OSError:
         return False
+
+
+def make(fs, path):
+    """An empty file made (or emptied), and closed. Made apart from its writing: when the
+    commit that makes a file compacts its folder, littlefs (2.11) compacted it again at the
+    close of that file's data, two erases in one call (test_store_steps)."""
+    fs.open(path, "wb").close()
 
 
 def flag(fs, path, on):

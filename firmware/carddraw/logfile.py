@@ -25,7 +25,7 @@ from carddraw.logline import LINE_MAX, SEGMENT, line_hash, older, seal
 
 # Records an idle step's append seals at most (store.Store._move): sealing one (its JSON and
 # hash) is a few ms on the chip, beside the step's 45 ms erase; a backlog goes over passes.
-HOLD_MOST = 8
+HOLD_MOST = 4
 
 
 def segment(first):

@@ -1,12 +1,14 @@
 # settings.json: read capped, checked (settings.check, the controller's own check), written
-# whole in one step (flashfs.write_json: name.tmp, then renamed over the old file). Pure I/O.
+# whole in one step (flashfs.write_json: name.tmp written, then renamed over the old file), so
+# that a power cut or a kill leaves the old file or the new on every filesystem. Pure I/O.
 #
 # The settings as flash holds them are the file's, then the changes the journal's entries
 # made after it (each entry says which settings its pass changed): the file holds "j", the
-# number of the newest entry whose changes it holds. An idle pass brings the file up to the
-# journal (Store.housekeep), after which the journal's folders holding those changes may go.
+# number of the newest entry whose changes it holds. Idle passes bring the file up to the
+# journal (checkpoint, Store.housekeep), after which the journal's folders holding those
+# changes may go.
 from carddraw import config, settings as known
-from carddraw.flashfs import MISSING, read_json, write_json
+from carddraw.flashfs import MISSING, make, read_json, write_json
 
 SETTINGS_MAX = 4096  # bytes read at most from the settings file
 
@@ -19,6 +21,7 @@ class SettingsFile:
         self.j = 0            # the newest journal entry whose changes the file holds
         self.why = None       # why the file was unreadable (MISSING: none yet) ...
         self.bad = []         # ... or its bad fields: until load_settings reports them once
+        self.spare = False    # settings.json.tmp made empty in an idle step, for checkpoint
 
     def read(self):
         """settings.json read and checked -> (settings, the entry number it is as of, why it
@@ -64,16 +67,21 @@ class SettingsFile:
         return changed
 
     def checkpoint(self, entries):
-        """The file brought up to the journal's newest settings (entries: the journal's), if
-        it is behind: written whole in this one step. -> whether it was behind (OSError if
-        the flash refused)."""
+        """A step of bringing the file up to the journal's newest settings (entries: the
+        journal's), if it is behind: settings.json.tmp made empty, then, in the next step,
+        the file written whole (flashfs.write_json: the .tmp written and renamed over it).
+        -> whether it was behind (OSError if the flash refused). A cut after the first step
+        leaves an empty .tmp beside the old file: the boot removes it (Store._open)."""
         newest = 0
         for e in entries:
             if e.settings and e.number > self.j:
                 newest = e.number
         if not newest:
             return False
-        if not self.write(newest):
+        if not self.spare:
+            make(self.fs, self.path + ".tmp")  # its own step: see flashfs.make
+            self.spare = True
+        elif not self.write(newest):
             raise OSError(5)
         return True
 
@@ -83,7 +91,8 @@ class SettingsFile:
         j = self.j if j is None else j
         s = dict(self.settings)
         s["j"] = j
-        if not write_json(self.fs, self.path, s):
+        made, self.spare = self.spare, False
+        if not write_json(self.fs, self.path, s, made):
             return False
         self.j = j
         return True
