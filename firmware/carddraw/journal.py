@@ -112,8 +112,8 @@ class Journal:
                 numbers.append(folder_number(name))
         numbers.sort()
         bad = 0
-        changes = []  # (entry number, settings changed): one per entry, applied in order
-        hint = (0, "")
+        changes = []  # [entry number, settings changed]: one per entry, applied in order
+        newest, hint = -1, ""  # the newest entry's number and hint
         for n in numbers:
             path = self.root + PREFIX + "%06d/" % n
             slots = 0
@@ -134,9 +134,9 @@ class Journal:
                     self.entries.append(Entry(head["j"], n, slot, head["q"], head["n"],
                                               s is not None, head.get("kept")))
                     if s is not None:
-                        changes.append((head["j"], s))
-                    if head["j"] >= hint[0]:
-                        hint = (head["j"], head.get("p", ""))
+                        changes.append([head["j"], s])
+                    if head["j"] >= newest:
+                        newest, hint = head["j"], head.get("p", "")
             self.folders.append(Folder(n, used))
         self.entries.sort(key=lambda e: e.number)
         changes.sort(key=lambda c: c[0])
@@ -146,7 +146,7 @@ class Journal:
             self.next = self.entries[-1].number + 1
         if len(self.folders) > 1 and self.folders[-1].used == 0:
             self.ready = self.folders.pop().number
-        return bad, hint[1] if isinstance(hint[1], str) else ""
+        return bad, hint if isinstance(hint, str) else ""
 
     def _check(self, n, slot, done):
         """-> (a slot's entry's header or None, 1 if damaged else 0): its records checked,

@@ -23,8 +23,8 @@ from carddraw import logread
 from carddraw.flashfs import block_room, read_json, size as file_size
 from carddraw.logline import LINE_MAX, SEGMENT, line_hash, older, seal
 
-# Records an idle step's append seals at most (store.Store._move): sealing one (its JSON and
-# hash) is a few ms on the chip, beside the step's 45 ms erase; a backlog goes over passes.
+# Records an append seals at most (move): sealing one (its JSON and hash) is a few ms on the
+# chip, in an idle step beside its 45 ms erase; a backlog goes over several steps.
 HOLD_MOST = 4
 
 
@@ -131,9 +131,10 @@ class LogFile:
     # -- writing ------------------------------------------------------------------------------
     def move(self, journal, hold=False):
         """The journal's records into the log: an append left open closed, or the next
-        records (HOLD_MOST at most, up to a gap) written, one step (hold: an idle pass's) or
-        all of it. The log's seqs are the journal's, so a record moved twice (a cut before
-        the close) is written once. -> whether there was work (OSError on a flash error)."""
+        records (HOLD_MOST at most, up to a gap) written: one step of it (hold: an idle
+        pass's), or written and closed (flush and the catch-up call it till it says False).
+        The log's seqs are the journal's, so a record moved twice (a cut before the close) is
+        written once. -> whether there was work (OSError on a flash error)."""
         if self.finish():
             journal.let_go(self.seq)
             return True
