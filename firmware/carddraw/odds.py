@@ -179,3 +179,26 @@ def action_risk(a, tail=TAIL):
 def success_chance(a):
     """R26: the exact chance that `a` reaches its successes needed before a black."""
     return action_chance(a)[0]
+
+
+class Odds:
+    """The odds a screen shows of an action: R26's chance, and the risks beside it (red: at
+    least one complication before the end; black: a black ends it)."""
+
+    def __init__(self, chance, red, black):
+        self.chance = chance
+        self.red = red
+        self.black = black
+
+
+def action_odds(a):
+    """An Action's Odds (action_risk's first three)."""
+    chance, red, black, _, _ = action_risk(a)
+    return Odds(chance, red, black)
+
+
+def planned_odds(counts, needed, auto, ranks):
+    """The Odds of an action not yet begun: its deck, successes needed and automatic
+    successes (R7, R11, R26), as its first active screen will show them."""
+    chance, red, black, _, _ = risk(counts, greens_left(needed, 0, min(auto, ranks)))
+    return Odds(chance, red, black)

@@ -1,43 +1,25 @@
 # The action in play: the engine's Action and what the device keeps around it -- the card on
-# show and whether its result applied (R15), the undo snapshot, the phase after a success or
-# a stop (R16, R23), timed mode's next draw and its warning (R21), the finishing countdown
-# and the odds on show (R25, R26). One object, made at the start (Play.start) or after a
-# power cut (Play.replay) and dropped when the controller clears it. Pure: no I/O; the
-# controller passes itself in for the clock, the settings, the rng, the log and the buzzer.
+# show and whether its result applied (R15), the undo, the phase after a success or a stop
+# (R16, R23), timed mode's next draw and its warning (R21), the finishing countdown and the
+# odds on show (R25, R26). One object, made at the start (Play.start) or after a power cut
+# (Play.replay) and dropped when the controller clears it. Pure: no I/O; the controller passes
+# itself in for the clock, the settings, the rng, the log and the buzzer.
 #
-# Its operations change the action and log what they did; where the device goes next is the
-# caller's: home() names the screen the state calls for. The log is the action's record:
-# after a power cut the same operations run again on the records (replay), each checked
-# against the deck it logged, and the hint (what no record says: a card put away, the
+# Its operations change the action and log what they did (records.py); where the device goes
+# next is the caller's: home() names the screen the state calls for. The log is the action's
+# record: after a power cut the same operations run again on its records (replay), each
+# checked against the deck it logged, and the hint (what no record says: a card put away, the
 # finishing, the timed warning begun) brings back the rest. restore() takes a state() back,
 # for the tests that power-cut a controller without a store.
-from carddraw import saved, settings as known
+from carddraw import records, saved, settings as known
 from carddraw.action import ACTIVE, SUCCEEDED, STOPPED, FAILED, REFEREE, Action, RuleError
 from carddraw.deck import BLACK, check_colour
-from carddraw.odds import action_risk
+from carddraw.odds import action_odds
 
 WARN_MS = 5000    # R21: the warning before a timed draw
 FINISH_MS = 60000  # R23: the minute of roleplay
 ENDED = ("success", "finishing", "summary")
 PHASES = {"finishing": "f", "summary": "s"}  # the hint's letter for each phase after the end
-
-
-class _Aside:
-    """The controller a draw worked out ahead (Play.ahead) sees: the rng a copy, the clock
-    and settings the controller's, its records and sounds kept here until the press."""
-
-    def __init__(self, ctl, rng):
-        self.rng = rng
-        self.now = ctl.now
-        self.settings = ctl.settings
-        self.records = []
-        self.beeps = []
-
-    def add(self, record):
-        self.records.append(record)
-
-    def beep(self, name):
-        self.beeps.append(name)
 
 
 class Play:
@@ -46,15 +28,14 @@ class Play:
         self.action = action
         self.card = None        # the colour on the card screen
         self.applied = False    # ... and whether its result has applied (R15)
-        self.undo = None        # saved.snapshot of the action before its last draw
+        self.undo = None        # the action before its last draw (saved.to_dict), or None
         self.ended = "success"  # after a success or a stop: "success", "finishing", "summary"
         self.due = 0            # timed mode: when the next draw comes (R21)
         self.warn = 0           # seconds of warning on show, 0 = none
         self.fin_end = 0        # when the finishing countdown ends (R23)
         self.replaying = False  # the records are played again: nothing logged or heard
-        self._odds = None       # (what they were worked out for, (chance, red, black))
-        self._hint = None       # (its parts, the hint) last made
-        self._next = None       # the next DRAW worked out ahead (ahead()), or None
+        self.odds_key = None    # what the odds were worked out for ...
+        self.odds_got = None    # ... and they (odds.Odds)
         self.rearm()
 
     @classmethod
@@ -68,13 +49,11 @@ class Play:
         settings = ctl.settings
         play = cls(ctl, known.action_from(settings, Action))
         a = play.action
-        planned = ctl.planned_odds(a.deck.counts())  # set-up's, by the same sweep: not twice
+        planned = ctl.plan.for_deck(a.deck.counts())  # set-up's, worked out already: not twice
         if planned is not None:
-            play._odds = (play._odds_key(), planned)
-        ctl.add(["start", ctl.now, a.skill, a.ranks, a.helpers, a.bonus, list(a.difficulty),
-                 a.needed, a.auto, a.redraws, a.referee, settings["timed"],
-                 settings["interval"], ctl.chained, round(play.odds()[0], 4),
-                 list(a.deck.counts())])  # saved.PACKED's order
+            play.odds_key, play.odds_got = play._key(), planned
+        ctl.add(records.start(ctl.now, a, settings["timed"], settings["interval"],
+                              ctl.chained, round(play.odds().chance, 4)))
         if not settings["frozen"]:  # R6: each action its own difficulty, unless the referee's
             for name in known.DIFFICULTY:
                 ctl.change(name, 0)
@@ -83,16 +62,15 @@ class Play:
 
     @classmethod
     def restore(cls, ctl, state):
-        """After a power cut: the action, its undo snapshot and the card on show, from the
-        resume state (a damaged undo snapshot or card costs only itself, never the action).
-        R21: a timed action gives its warning at once (a fresh interval at each boot would
-        let switching off hold the draws back for ever); the finishing starts afresh.
-        Raises ValueError (or another exception) when the action itself is unreadable."""
+        """After a power cut: the action, its undo and the card on show, from the resume state
+        (a damaged undo or card costs only itself, never the action). R21: a timed action
+        gives its warning at once (a fresh interval at each boot would let switching off hold
+        the draws back for ever); the finishing starts afresh. Raises ValueError (or another
+        exception) when the action itself is unreadable."""
         play = cls(ctl, saved.from_dict(state["action"]))
         action = play.action
-        undo = state.get("undo")
         try:
-            play.undo = saved.snapshot(saved.from_dict(undo))
+            play.undo = saved.to_dict(saved.from_dict(state.get("undo")))
         except Exception:
             pass
         card = state.get("card")
@@ -115,28 +93,34 @@ class Play:
         return play
 
     @classmethod
-    def replay(cls, ctl, records, hint):
-        """After a power cut: the action from its records (the first its start), played
-        again, then the hint. -> the Play, or None when the action is over and put away.
-        Raises ValueError (or another exception) when the records do not make an action."""
-        # an action already put away stays away, even when a record before its closing
-        # record is spoilt: played again it would raise at that record on every boot
-        for r in records:
-            if saved.closes(r):
-                return None
-        start = records[0]
-        play = cls(ctl, Action(start["skill"], start["ranks"], start["helpers"],
-                               start["bonus"], *start["difficulty"], needed=start["needed"],
-                               auto=start["auto"], redraws=start["redraws"],
-                               referee=start["referee"]))
-        play.check(start)
-        play.replaying = True
-        for record in records[1:]:
-            if play.apply(record):
-                return None  # ended by the referee, lost, or chained: put away (R17)
-        play.replaying = False
-        if "x" in hint:
+    def replay(cls, ctl, stream, hint):
+        """After a power cut: the action from its records (the first its start), played again
+        one at a time as they stream from the store, then the hint. -> the Play, or None when
+        the action is over and put away. Raises ValueError (or another exception) when the
+        records do not make an action."""
+        play = None
+        spoilt = None
+        for r in stream:
+            if saved.closes(r):  # put away for good (R17), even past a spoilt record: played
+                return None      # again it would raise there on every boot
+            if spoilt is not None:
+                continue
+            try:
+                if play is None:
+                    play = cls(ctl, Action(r["skill"], r["ranks"], r["helpers"], r["bonus"],
+                                           *r["difficulty"], needed=r["needed"], auto=r["auto"],
+                                           redraws=r["redraws"], referee=r["referee"]))
+                    play.replaying = True
+                else:
+                    play.apply(r)
+                play.check(r)
+            except Exception as e:
+                spoilt = e
+        if spoilt is not None:
+            raise spoilt
+        if play is None or "x" in hint:
             return None
+        play.replaying = False
         if "d" in hint and play.action.pending is None:
             play.card = None
         for phase in PHASES:
@@ -149,8 +133,7 @@ class Play:
         play.fin_end = ctl.now + FINISH_MS
         return play
 
-    def apply(self, r):
-        """One record of the log played again. -> True when it puts the action away."""
+    def apply(self, r):  # one record of the log played again
         ev = r.get("ev")
         if ev == "draw":
             self.draw(r["timed"], r["card"])
@@ -171,10 +154,6 @@ class Play:
             self.adjust(r["colour"], r["delta"])
         elif ev == "undo":
             self.undo_draw()
-        elif saved.closes(r):
-            return True
-        self.check(r)
-        return False
 
     def check(self, r):
         """A record's deck against the engine's: the log and the play must agree."""
@@ -185,18 +164,11 @@ class Play:
     def hint(self):
         """What no record says, for the journal: "d" the card put away, "f" the finishing
         or "s" the summary after the end, "w" the timed warning begun."""
-        put, warned, ended = self.card is None, self.warn > 0, self.ended
-        last = self._hint  # the string kept while its parts stay: asked every loop pass
-        if last is None or last[0] != put or last[1] != warned or last[2] != ended:
-            last = self._hint = (put, warned, ended, ("d" if put else "") + PHASES.get(ended, "")
-                                 + ("w" if warned else ""))
-        return last[3]
+        return (("d" if self.card is None else "") + PHASES.get(self.ended, "")
+                + ("w" if self.warn > 0 else ""))
 
     def log(self, record):
-        """A record of play, made whole here: a list in saved.PACKED's order for the records
-        a draw makes before its LED (draw, redraw, accept, end, stop), else a dict
-        {"ev": ..., "ms": now, ...}."""
-        if not self.replaying:
+        if not self.replaying:  # played again: the log has its records, nobody hears it
             self.ctl.add(record)
 
     def beep(self, name):
@@ -205,9 +177,8 @@ class Play:
 
     def state(self):
         """The resume state: everything restore() needs, as JSON-able data."""
-        undo = self.undo and saved.to_dict(saved.rewound(self.action, self.undo))
         return {"v": 1, "screen": self.home(), "action": saved.to_dict(self.action),
-                "undo": undo, "card": self.card, "applied": self.applied,
+                "undo": self.undo, "card": self.card, "applied": self.applied,
                 "ended": self.ended}
 
     # -- what it shows --------------------------------------------------------------------
@@ -223,23 +194,37 @@ class Play:
         return state  # active, referee, failed: each a screen of that name
 
     def odds(self):
-        """(R26 chance, chance of a complication, chance of a black): the costly part of a
-        view, worked out once for everything it depends on."""
+        """The odds on show (odds.Odds: R26 and the risks), worked out once for everything
+        they depend on: the costly part of a view."""
         if not self.odds_ready():
-            self._odds = (self._odds_key(), action_risk(self.action)[:3])  # in one sweep
-        return self._odds[1]
+            self.odds_key, self.odds_got = self._key(), action_odds(self.action)
+        return self.odds_got
 
     def odds_ready(self):
-        return self._odds is not None and self._odds[0] == self._odds_key()
+        return self.odds_got is not None and self.odds_key == self._key()
 
-    def _odds_key(self):
+    def odds_shown(self):
+        """The odds if worked out (a quick view shows "..." until then), else None."""
+        return self.odds_got if self.odds_ready() else None
+
+    def work(self):
+        """The odds worked out now, if not yet. -> whether it did (controller.work)."""
+        if self.odds_ready():
+            return False
+        self.odds()
+        return True
+
+    def _key(self):
         a = self.action
-        return (a.deck.counts(), a.successes, a.auto_applied, a.state, a.pending, a.needed,
-                a.auto, a.ranks)
+        return (a.deck.counts(), a.successes, a.auto_applied, a.state, a.pending, a.needed)
 
     def seconds_left(self, now):
         """The timed countdown to the next draw, in whole seconds."""
         return max(0, (self.due - now + 999) // 1000)
+
+    def finishing_left(self, now):
+        """R23: whole seconds of the roleplay minute left."""
+        return max(0, (self.fin_end - now + 999) // 1000)
 
     # -- drawing (R9-R15) -------------------------------------------------------------------
     def rearm(self):
@@ -247,83 +232,28 @@ class Play:
         self.due = self.ctl.now + self.ctl.settings["interval"] * 1000
         self.warn = 0
 
-    def rng(self, card):
-        """The device's rng, or when the records are played again the card they name."""
-        return self.ctl.rng if card is None else saved.Known(self.action.deck, card)
-
-    def ahead(self):
-        """An idle pass's work: the next DRAW press's draw (and its accept and end, R15) worked
-        out now by draw() itself, on a copy of the action and of the rng, its records and
-        sounds kept aside, so that the press's pass only takes them (_take) before its LED.
-        Nothing of it is shown, logged or kept on flash, and the press takes it only if
-        neither the action nor the rng has changed since (else it draws as it would have):
-        the same card, records and state either way. The controller's rng is an Rng (the
-        app asks only then). -> whether it did the work."""
-        action = self.action
-        if self.replaying or self.card is not None or action.state != ACTIVE \
-                or action.pending is not None:
-            return False
-        rng = self.ctl.rng  # (asked every idle pass: nothing allocated until there is work)
-        nxt = self._next
-        if nxt is not None and saved.same(action, nxt[0]) and rng.holds(nxt[2].rng):
-            return False  # still the next draw's
-        if not action.deck.total():
-            return False
-        snap = saved.snapshot(action)
-        aside = _Aside(self.ctl, rng.copy())
-        play = Play(aside, saved.rewound(action, snap))
-        play.draw(False)
-        self._next = (snap, play, aside)
-        return True
-
-    def _take(self, snapshot):
-        """The draw ahead() worked out, if it is still this press's: its action, card and
-        undo, its records with the press's time, its sounds. -> whether it was."""
-        snap, play, aside = self._next
-        self._next = None
-        ctl = self.ctl
-        if snap != snapshot or not ctl.rng.take(aside.rng):
-            return False
-        self.action = play.action
-        self.undo = snapshot
-        self.rearm()  # R21
-        self.card = play.card
-        self.applied = play.applied
-        now = ctl.now
-        for r in aside.records:  # packed: the time is each one's second field
-            r[1] = now
-            ctl.add(r)
-        for name in aside.beeps:
-            ctl.beep(name)
-        return True
-
     def draw(self, timed, card=None):
-        """R9: a card drawn (card: the one a record names, played again). Before a drawn
-        card's LED: the helpers it would call (rng, rearm, log, beep) are written out, and
-        a press's draw is the one ahead() worked out if it still holds."""
-        ctl = self.ctl
+        """R9: a card drawn (card: the one a record names, played again); with no redraw
+        left it applies at once (R15)."""
         action = self.action
-        snapshot = saved.snapshot(action)
-        if self._next is not None and card is None and not timed and self._take(snapshot):
-            return
-        # R9; R22 raises on an empty deck: no change
-        colour = action.draw(ctl.rng if card is None else saved.Known(action.deck, card))
-        self.undo = snapshot
-        self.due = ctl.now + ctl.settings["interval"] * 1000  # R21: rearm()
-        self.warn = 0
+        before = saved.to_dict(action)
+        rng = self.ctl.rng if card is None else saved.Known(action.deck, card)
+        colour = action.draw(rng)  # R22 raises on an empty deck: no change
+        self.undo = before
+        self.rearm()  # R21
         self.card = colour
         self.applied = False
-        if not self.replaying:
-            ctl.add(["draw", ctl.now, action.draws, colour, list(action.deck.counts()), timed])
-            ctl.beep("black" if colour == BLACK else "card")
-            if action.redraws_left == 0:
-                self.accept()  # R15: no redraw left, the card applies at once (its record)
+        self.log(records.draw(self.ctl.now, action, colour, timed))
+        self.beep("black" if colour == BLACK else "card")
+        if action.redraws_left == 0 and not self.replaying:
+            self.accept()  # its own record follows in the log: played again from there
 
     def redraw(self, card=None):
         action = self.action
-        colour = action.redraw(self.rng(card))  # R15
+        colour = action.redraw(self.ctl.rng if card is None
+                               else saved.Known(action.deck, card))  # R15
         self.card = colour
-        self.log(["redraw", self.ctl.now, action.draws, colour, action.redraws_left])
+        self.log(records.redraw(self.ctl.now, action, colour))
         self.beep("black" if colour == BLACK else "card")
         if action.redraws_left == 0 and not self.replaying:
             self.accept()
@@ -333,16 +263,12 @@ class Play:
         colour = action.pending
         state = action.accept()  # R10-R14
         self.applied = True
-        if self.replaying:  # played again: the log has its records, nobody hears it
-            return
-        ctl = self.ctl
-        ctl.add(["accept", ctl.now, action.draws, colour, list(action.deck.counts()), state,
-                 action.successes, action.complications])
+        self.log(records.accept(self.ctl.now, action, colour, state))
         if state == SUCCEEDED:
-            ctl.beep("success")
+            self.beep("success")
             self.end(state)
         elif state == FAILED:
-            ctl.beep("fail")
+            self.beep("fail")
             self.end(state)
 
     def take_card(self):
@@ -355,7 +281,7 @@ class Play:
     def stop(self):
         action = self.action
         action.stop()  # R16
-        self.log(["stop", self.ctl.now, action.successes, action.needed, action.draws])
+        self.log(records.stop(self.ctl.now, action))
         self.end(STOPPED)
         self.beep("fail")
         self.finish()  # R16: a stop, like a success, goes to the finishing (R23)
@@ -365,17 +291,18 @@ class Play:
         self.ended = "finishing"
         self.fin_end = self.ctl.now + FINISH_MS
 
+    def finished(self):
+        """R23: the minute is over: the summary."""
+        self.ended = "summary"
+
     def end(self, outcome):
         """The action's one and final end record (R14, R16, R17)."""
-        a = self.action
-        self.log(["end", self.ctl.now, outcome, a.successes, a.needed, a.complications,
-                  a.draws])
+        self.log(records.end(self.ctl.now, self.action, outcome))
 
     def timed(self, held):
         """R21: a draw by itself an interval after the last, a 5 s warning first, whatever
-        the screen: on the stop question, a message or the lock the card is drawn all the same.
-        Only the referee screens, open with the code (`held`), hold the draw (then a full
-        warning once they close), and an empty deck (R22): no draw, and the interval starts
+        the screen. Only the referee screens, open with the code (`held`), hold the draw
+        (then a full warning once they close), and an empty deck (R22): the interval starts
         when the referee adds cards. -> "drawn" when a card came or was accepted, True when
         the warning changed, else False."""
         ctl = self.ctl
@@ -411,12 +338,10 @@ class Play:
         return False
 
     def due_now(self):
-        """R21: the timed turn, the warning over. A card on show whose result applied goes;
-        one with redraws left (R15) is accepted, as DRAW would: the lead did not decide in
-        time. Then the next card is drawn, so a lead who never decides draws at the same
-        cadence as one who does: an interval after the last draw, whatever was pending. No
-        draw when that acceptance ended the action or needs the referee (R14), or when the
-        deck is empty (R22)."""
+        """R21: the timed turn, the warning over. A card still pending (R15) is accepted, as
+        DRAW would: the lead did not decide in time; then the next card is drawn, one draw an
+        interval whatever was pending. None when that ended the action or needs the referee
+        (R14), or the deck is empty (R22)."""
         if self.card is not None and not self.applied:
             self.take_card()
         self.card = None
@@ -430,14 +355,13 @@ class Play:
         action = self.action
         action.referee_continue()  # R14: the black leaves the deck
         self.card = None           # ... and the screen, if it was still on show (no redraws)
-        self.log({"ev": "referee", "ms": self.ctl.now, "decision": "continue",
-                  "deck": list(action.deck.counts())})
+        self.log(records.referee(self.ctl.now, action, "continue"))
         self.rearm()
 
     def referee_fail(self):
         self.action.referee_end()  # R14
         self.card = None
-        self.log({"ev": "referee", "ms": self.ctl.now, "decision": "end"})
+        self.log(records.referee(self.ctl.now, self.action, "end"))
         self.end(FAILED)
         self.beep("fail")
 
@@ -445,15 +369,13 @@ class Play:
         """R18 -> the helpers still helping."""
         action = self.action
         helping = action.helper_leaves()
-        self.log({"ev": "helper_leaves", "ms": self.ctl.now, "helpers": helping,
-                  "deck": list(action.deck.counts())})
+        self.log(records.helper_leaves(self.ctl.now, action))
         return helping
 
     def adjust(self, colour, delta):
         action = self.action
         action.adjust(colour, delta)  # R19, R8 settles; RuleError if not possible
-        self.log({"ev": "adjust", "ms": self.ctl.now, "colour": colour, "delta": delta,
-                  "deck": list(action.deck.counts())})
+        self.log(records.adjust(self.ctl.now, action, colour, delta))
 
     def can_undo(self):
         # Only while the action runs: once it has ended (success, stop, a black with no
@@ -465,16 +387,13 @@ class Play:
             if self.undo is None:
                 raise RuleError("cannot undo: there is no draw to undo")
             raise RuleError("cannot undo: the action has ended, and its end is final")
-        self.action = action = saved.rewound(self.action, self.undo)
+        self.action = action = saved.from_dict(self.undo)
         self.undo = None
         self.card = None
         self.applied = False
         self.ended = "success"
-        self.log({"ev": "undo", "ms": self.ctl.now, "draws": action.draws,
-                  "state": action.state, "deck": list(action.deck.counts())})
+        self.log(records.undo(self.ctl.now, action))
         self.rearm()
 
     def end_by_referee(self):
-        a = self.action
-        self.ctl.add(["end", self.ctl.now, "ended by referee", a.successes, a.needed,
-                      a.complications, a.draws])
+        self.log(records.end(self.ctl.now, self.action, "ended by referee"))

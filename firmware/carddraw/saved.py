@@ -1,36 +1,11 @@
 # An action as plain JSON-able data and back: the resume state after a power cut, and the
-# controller's undo; and what the log's records say of one when it is played again after a
-# power cut (play.Play.replay). Kept apart from action.py so the engine stays small in RAM.
+# undo (the action as it was before its last draw); and what the log's records say of one
+# when it is played again after a power cut (play.Play.replay). Kept apart from action.py so
+# the engine stays small in RAM.
 from carddraw.deck import COLOURS, Deck, check_int, check_colour
 from carddraw.action import Action
 
 STATES = ("active", "succeeded", "stopped", "failed", "referee")
-
-# The records of play as the controller makes them, the journal writes them and the log's
-# reader gets them back: a list of the event, then its fields in this order ("ms" first). A
-# draw's pass makes up to three before its LED (draw, accept, end), so they are lists made
-# whole at once, not dicts to fill and then pack (journal.py). Any other record is a dict
-# {"ev": ..., "ms": ..., ...}; unpacked() gives a packed one as a dict (README's "On a Pico").
-PACKED = {
-    "draw": ("ms", "n", "card", "deck", "timed"),
-    "redraw": ("ms", "n", "card", "left"),
-    "accept": ("ms", "n", "card", "deck", "state", "successes", "complications"),
-    "end": ("ms", "outcome", "successes", "needed", "complications", "draws"),
-    "stop": ("ms", "successes", "needed", "draws"),
-    "start": ("ms", "skill", "ranks", "helpers", "bonus", "difficulty", "needed", "auto",
-              "redraws", "referee", "timed", "interval", "chain", "chance", "deck"),
-}
-
-
-def unpacked(record):
-    """A record as a dict: a packed one (a list, PACKED) as a new dict, a dict as it is."""
-    if type(record) is not list:
-        return record
-    r = {"ev": record[0]}
-    names = PACKED[record[0]]
-    for i in range(len(names)):
-        r[names[i]] = record[i + 1]
-    return r
 
 
 def to_dict(a):
@@ -43,30 +18,6 @@ def to_dict(a):
         "redraws_left": a.redraws_left, "auto_applied": a.auto_applied,
         "state": a.state, "pending": a.pending,
     }
-
-
-def snapshot(a):
-    """What a draw (or anything the undo takes back) changes of `a`, as a tuple: taken before
-    every draw's LED, so no dict (to_dict) is made there. rewound() makes the action again."""
-    return (a.deck.counts(), a.helpers, a.successes, a.complications, a.draws,
-            a.redraws_left, a.auto_applied, a.state, a.pending)
-
-
-def same(a, snap):
-    """Whether `a` is as snapshot() took `snap`: asked in idle passes, so no tuple is made."""
-    return (a.deck.counts() == snap[0] and a.helpers == snap[1] and a.successes == snap[2]
-            and a.complications == snap[3] and a.draws == snap[4] and a.redraws_left == snap[5]
-            and a.auto_applied == snap[6] and a.state == snap[7] and a.pending == snap[8])
-
-
-def rewound(a, snap):
-    """A new action: `a` as it was when snapshot() took `snap` (what a draw never changes,
-    the skill, ranks and the task's cards among them, is a's)."""
-    b = from_dict(to_dict(a))
-    counts, b.helpers, b.successes, b.complications, b.draws, b.redraws_left, \
-        b.auto_applied, b.state, b.pending = snap
-    b.deck = Deck(counts[0], counts[1], counts[2], counts[3])
-    return b
 
 
 def _four(data, name):
