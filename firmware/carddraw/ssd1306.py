@@ -83,10 +83,6 @@ class SSD1306(framebuf.FrameBuffer):
         self.pages = height // 8
         self.buffer = bytearray(self.pages * width)
         super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
-        # The same pixels as a plain FrameBuffer: a call on an instance of this Python
-        # subclass looks the name up through its class first, about twice the time of the
-        # built-in's own; a frame is hundreds of calls, so the app draws on this one.
-        self.canvas = framebuf.FrameBuffer(self.buffer, width, height, framebuf.MONO_VLSB)
         self._sent = bytearray(len(self.buffer))  # what the display holds now
         mv = memoryview(self.buffer)
         sent = memoryview(self._sent)
