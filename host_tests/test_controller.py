@@ -10,7 +10,8 @@ import pytest
 
 from carddraw import config, lockcode, saved
 from carddraw.action import Action
-from carddraw.controller import Controller, View
+from carddraw.controller import Controller
+from carddraw.render import View
 from carddraw.texts import deck_line, odds_line, pct, words, wrap
 from carddraw.deck import COLOURS
 from carddraw.odds import success_chance, next_card, fmt_chance
@@ -835,7 +836,7 @@ def test_resume_keeps_the_pending_card_and_undo():
     keys(c, "D D")
     c2 = roundtrip(c)
     assert c2.action.pending == "red" and c2.view().led == "red"
-    assert saved.rewound(c2.action, c2.play.undo).draws == 0
+    assert saved.from_dict(c2.play.undo).draws == 0
     rng = Pick("yellow")
     c2.rng = rng
     rng.c = c2
@@ -971,27 +972,23 @@ def test_fuzz_controller_invariants(events, seed, setup):
                 assert c.play.card == c.action.pending and not c.play.applied
 
 
-# -- a picture's lines, made only when read --------------------------------------------------
+# -- a quick view: the odds left out, nothing else --------------------------------------------
 @pytest.mark.parametrize("colours,steps,screen", [
     ((), "D", "active"),                                # the deck, its odds left out
     (("red",), "D D", "card"),                          # a card not applied yet
     (("green", "green"), "D D D D", "card"),            # one applied, the action ended
 ])
-def test_a_quick_pictures_lines_are_made_when_read_and_are_those_of_an_eager_view(
-        colours, steps, screen):
-    """A press's pass asks for its view quick: a screen with graphics gives its art and LED
-    and leaves its lines, which nothing draws, to be made when read (View.lines); made then,
-    before the next event, they are the lines a view made at once would have (the odds
-    still left out: "...")."""
-    lazy, eager = (dev(*colours, redraws=1, needed=2) for _ in range(2))
-    keys(lazy, steps)
-    keys(eager, steps)
-    lazy._view = eager._view = None  # as after an event: the pass's first view is quick
-    v = lazy.view(quick=True)
-    assert v.screen == screen and v.art is not None and v._lines is None  # not made yet
-    eager.quick = True  # as the quick view would have made them
-    want = eager._lines(eager.shown, False)[0]
-    eager.quick = False
-    assert v.lines == want and v._lines is not None
-    assert v.led == lazy.view(quick=True).led == eager.view().led
-    assert lazy.view().lines == eager.view().lines  # and once the odds are in, the same
+def test_a_quick_view_is_the_full_view_but_for_odds_not_worked_out(colours, steps, screen):
+    """A press's pass asks for its view quick: the same screen, picture and LED as the view
+    made at once, the odds not worked out yet shown as "..." (and worked out by work())."""
+    quick, full = (dev(*colours, redraws=1, needed=2) for _ in range(2))
+    keys(quick, steps)
+    keys(full, steps)
+    quick.play.odds_got = quick._view = full._view = None  # as after a press: not worked out
+    v, w = quick.view(quick=True), full.view()
+    assert v.screen == w.screen == screen and v.led == w.led and v.picture is not None
+    assert type(v.picture) is type(w.picture) and v.picture.counts == w.picture.counts
+    assert v.quick and not w.quick
+    if screen == "active":
+        assert "Chance     ..." in v.lines and v.picture.chance == "..."
+    assert quick.work() and quick.view() == w     # worked out: the very view made at once

@@ -35,7 +35,8 @@ from collections import deque  # noqa: E402
 
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings as hsettings, strategies as st  # noqa: E402
-from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant, rule,  # noqa: E402
+from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant,  # noqa: E402
+                                 precondition, rule,
                                  run_state_machine_as_test)
 
 from carddraw import config, lockcode, referee, saved  # noqa: E402
@@ -148,7 +149,7 @@ class ControllerMachine(RuleBasedStateMachine):
     @rule()
     def right_code(self):
         FUZZ["right codes"] += 1
-        left = lockcode.wait_ms(self.c)
+        left = self.c.lockout.wait_ms()
         if left:  # the referee waits out the lockout after wrong codes
             self.event("tick", left)
         self.event("long", "STOP")
@@ -174,10 +175,11 @@ class ControllerMachine(RuleBasedStateMachine):
             self.event("press", "DRAW")
             self.event("press", then)
 
+    @precondition(lambda self: self.c.action is not None and self.c.action.state == "referee")
     @rule(decision=st.sampled_from(("Black: go on", "Black: fail")))
     def referee_decides(self, decision):
-        """A black waiting for the referee (R14): the referee opens the lock and decides, so
-        that every run that meets a black with a referee present gets its decision."""
+        """A black waiting for the referee (R14): the referee opens the lock and decides (a
+        rule offered only then, so that runs that meet such a black get their decision)."""
         a = self.c.action
         if a is None or a.state != "referee":
             return
@@ -426,7 +428,7 @@ def state_key(c):
     locked = shown.locked
     referee_screen = m.back if m is not None and locked else shown
     p = c.play
-    return (s, p and (freeze(saved.to_dict(p.action)), p.undo, p.card, p.applied,
+    return (s, p and (freeze(saved.to_dict(p.action)), freeze(p.undo), p.card, p.applied,
                       p.ended),
             freeze(c.settings),
             shown.code if s in ("lock", "newcode") else None,
@@ -462,7 +464,7 @@ def may_draw(c, kind, arg):
 def lock_until(c):
     """When the lockout after wrong codes ends (a lockout due at boot runs from the boot);
     just gone when there is none."""
-    return c.lock_until if c.lock_until is not None else c.now - 1
+    return c.lockout.until.get("lock", c.now - 1)
 
 
 def waiting(c):
@@ -473,7 +475,7 @@ def forms_code(c, kind, arg):
     """The press that would complete the referee code on the lock screen: never made -- but
     during a lockout, when the code must be refused unchecked, the search makes it too."""
     return (c.screen == "lock" and kind == "press" and not waiting(c)
-            and len(c.shown.code) + 1 == lockcode.presses(c)
+            and len(c.shown.code) + 1 == c.lockout.presses()
             and lockcode.matches(c.settings["lock"], c.shown.code + arg[0]))
 
 
@@ -514,15 +516,17 @@ def violations(before, after, kind, log):
     fails = after.settings["lock_fails"] - before.settings["lock_fails"]
     if fails < 0 and after.screen != "refmenu":
         bad.append("wrong tries forgotten")                        # only the code resets them
-    tries = [r for r in log if r["ev"] == "lock"]
-    if fails > 0 and [r["result"] for r in tries] != ["wrong"] * fails:
-        bad.append("wrong try not logged")
+    tries = [r["result"] for r in log if r["ev"] == "lock"]
+    if fails > 0 and tries != (["wait"] if lockcode.wait_for(after.settings["lock_fails"])
+                               else []):  # counted; a record only when a wait starts
+        bad.append("wrong try's wait not logged")
     if (before.screen == "lock" and waiting(before) and kind == "press"
-            and len(before.shown.code) + 1 == lockcode.presses(before)
-            and [r["result"] for r in tries] != ["refused"]):
-        bad.append("refused try not logged")
-    if any(set(r) != {"ev", "ms", "result", "fails"} for r in tries):
-        bad.append("a try logged with more than its result")
+            and len(before.shown.code) + 1 == before.lockout.presses()
+            and (tries or after.lockout.refused != before.lockout.refused + 1)):
+        bad.append("refused try not counted")  # counted, never a record a try
+    if any(set(r) - {"ev", "ms", "result", "kind", "fails", "refused", "wait_s"}
+           for r in log if r["ev"] == "lock"):
+        bad.append("a try logged with more than its counts")  # never the code
     a, b = before.action, after.action
     if kind == "power":
         if after.resume_state() != json.loads(json.dumps(before.resume_state())):
@@ -657,12 +661,13 @@ def test_during_a_lockout_even_the_code_is_refused():
     """The search allowed to enter the code, from a lockout due at boot (3 wrong tries counted,
     30 s): it reaches the referee menu only on paths that let the wait run out first (a
     clock jump of 31 or 61 s), never while it runs -- the code entered then is refused and
-    logged as refused."""
+    counted as refused."""
     settings = dict(config.defaults(), referee=True, black=1, redraws=0, lock_fails=3)
     stats, found, seen = explore(settings, 7, cap=40000, code_known=True)
     problems = [b for bad, _ in found for b in bad]
     assert "referee screen refmenu" in problems                  # the search gets there ...
-    assert not [b for b in problems if "lockout" in b or "logged" in b or "forgotten" in b]
+    assert not [b for b in problems if "lockout" in b or "logged" in b or "forgotten" in b
+                or "counted" in b]
     for bad, path in found:
         if "referee screen refmenu" in bad:                      # ... only after the wait
             assert any(ev[0] == "tick" and ev[1] > 30000 for ev in unroll(path)), unroll(path)

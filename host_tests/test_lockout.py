@@ -1,6 +1,6 @@
 """The referee lock against a player who tries codes: codes of 4 to 8 presses kept
 as a salted hash, a growing wait after wrong tries (3 free, then 30 s, doubling, 8 h at most)
-shown as a countdown and kept across a power cut, every wrong or refused try logged without
+shown as a countdown and kept across a power cut, every wait logged with the counts, without
 the code. lockcode.py is the one place that checks a code; referee.py's lock and new-code
 screens use it."""
 import json
@@ -26,9 +26,14 @@ NAME = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
 
 
 def attempt(c, code):
-    """A try as the lock screen makes it: counted (begin), then, once that is on flash,
-    compared (judge) -> None if it opened the lock, else what the player is told."""
-    return lockcode.begin(c, code) or lockcode.judge(c, code)
+    """A try as the lock screen makes it: counted, then, once that is on flash, compared
+    -> None if it opened the lock, else what the player is told."""
+    said = []
+    refused = c.lockout.attempt(code, said.append)
+    if refused is not None:
+        return refused
+    c.lockout.settle(True)
+    return said[0]
 
 
 def dev(**settings):
@@ -84,7 +89,7 @@ def test_three_wrong_codes_then_a_30_s_lockout_shown_as_a_countdown():
     assert v.screen == "lock" and "Wait 29 s" in v.lines
     c.tick(6500)
     assert "Wait 27 s" in c.view().lines                  # counting down on its own
-    assert lockcode.wait_ms(c) == 30000 - 3500
+    assert c.lockout.wait_ms() == 30000 - 3500
 
 
 def test_nothing_is_accepted_during_the_lockout_not_even_the_right_code():
@@ -98,11 +103,11 @@ def test_nothing_is_accepted_during_the_lockout_not_even_the_right_code():
     v = keys(c, "R H", 1000)                              # the right code, too early
     assert v.screen == "message" and "Locked: wait 30 s" in text(c)   # 29.002 s left
     assert attempt(c, "RHRH") == "Locked: wait 30 s"   # refused unchecked
-    assert [r["result"] for r in lock_records(c)] == ["refused", "refused"]
+    assert lock_records(c) == [] and c.lockout.refused == 2   # counted, not logged
     assert c.settings["lock_fails"] == 3
     v = keys(c, code_keys("RHRH"), 30002)                 # the wait is over: it opens
     assert v.screen == "refmenu" and c.settings["lock_fails"] == 0   # and the count resets
-    assert lockcode.wait_ms(c) == 0
+    assert c.lockout.wait_ms() == 0
 
 
 def test_each_further_wrong_try_doubles_the_wait():
@@ -111,7 +116,7 @@ def test_each_further_wrong_try_doubles_the_wait():
     for n in range(1, 7):
         wrong(c, t)
         assert c.settings["lock_fails"] == n
-        assert lockcode.wait_ms(c) == lockcode.wait_for(n)
+        assert c.lockout.wait_ms() == lockcode.wait_for(n)
         t += lockcode.wait_for(n)
         keys(c, "R", t)
     assert lockcode.wait_for(6) == 240000
@@ -130,7 +135,9 @@ def test_a_right_code_before_the_third_wrong_one_resets_the_count():
     assert "2 tries before a wait" in text(c)
 
 
-def test_every_wrong_and_refused_try_is_logged_without_the_code():
+def test_tries_are_counted_and_a_wait_logged_with_the_counts_never_the_code():
+    """A record when a wait starts (and when the lock opens after wrong tries), with the
+    counts: a refused try during a wait is counted, never a record of its own."""
     c = dev()
     c.take_log()
     for t in range(4):
@@ -138,9 +145,10 @@ def test_every_wrong_and_refused_try_is_logged_without_the_code():
         keys(c, "R", t * 10)
     log = c.take_log()
     recs = [r for r in log if r["ev"] == "lock"]
-    assert [(r["result"], r["fails"]) for r in recs] == [("wrong", 1), ("wrong", 2),
-                                                         ("wrong", 3), ("refused", 3)]
-    assert all(set(r) == {"ev", "ms", "result", "fails"} for r in recs)
+    assert [(r["result"], r["fails"], r["wait_s"]) for r in recs] == [("wait", 3, 30)]
+    assert c.lockout.refused == 1 and c.settings["lock_fails"] == 3
+    assert all(set(r) == {"ev", "ms", "result", "kind", "fails", "refused", "wait_s"}
+               for r in recs)
     words = json.dumps(log)
     assert "SDSD" not in words and "RHRH" not in words and c.settings["lock"] not in words
     assert lockcode.split(c.settings["lock"])[2] not in words
@@ -174,7 +182,7 @@ def test_the_lockout_survives_a_power_cut_and_restarts_in_full():
     assert c.view().screen == "message" and c.shown.back.name == "setup"  # refused, not
                                                     # checked: the presses went with the lock
     assert "Locked: wait 30 s" in " ".join(c.view().lines) and c.settings["lock_fails"] == 3
-    assert lockcode.wait_ms(c) == 30000 - 400               # from the boot, at 5000
+    assert c.lockout.wait_ms() == 30000 - 400               # from the boot, at 5000
 
 
 # -- the code ---------------------------------------------------------------------------------
@@ -185,7 +193,7 @@ def test_codes_of_4_to_8_presses_are_kept_and_open_the_lock(code):
     keys(c, " ".join(code))
     assert code in c.view().lines[3].replace(" ", "")    # the referee sees what goes in
     keys(c, "lD")
-    assert c.view().lines[0] == "Code saved" and lockcode.presses(c) == len(code)
+    assert c.view().lines[0] == "Code saved" and c.lockout.presses() == len(code)
     kept = json.loads(json.dumps(c.settings))               # as saved, and after a reboot
     assert keys(Controller(settings=kept), code_keys("RHRH")).screen != "refmenu"
     assert keys(Controller(settings=kept), code_keys("H" * len(code))).screen == "message"
@@ -205,19 +213,19 @@ def test_a_new_code_must_be_4_to_8_presses():
     assert c.view().screen == "newcode"
     keys(c, "S S S S S S S S S")                           # a 9th press is not taken
     assert c.shown.code == "SSSSSSSS"
-    assert lockcode.keep(c, "RHX1")[0] is not None and lockcode.keep(c, "RHR")[0] is not None
+    assert c.lockout.keep("RHX1")[0] is not None and c.lockout.keep("RHR")[0] is not None
     assert lockcode.matches(c.settings["lock"], "RHRH")
 
 
 def test_the_code_is_kept_as_a_salted_hash_never_in_plain_text():
     c = dev()
-    assert lockcode.keep(c, "SDSD")[0] is None
+    assert c.lockout.keep("SDSD")[0] is None
     kept = c.settings["lock"]
     presses, salt, digest = lockcode.split(kept)
     assert presses == 4 and "SDSD" not in kept and lock_ok(kept)
     assert digest == sha256((salt + "$SDSD").encode()).hexdigest()
     assert c.take_log()[-1] == {"ev": "settings", "ms": 0, "lock": "changed"}
-    lockcode.keep(c, "SDSD")
+    c.lockout.keep("SDSD")
     assert lockcode.split(c.settings["lock"])[1] != salt   # a new salt every time
     assert lockcode.matches(c.settings["lock"], "SDSD")
 
@@ -327,14 +335,14 @@ def test_during_a_wait_the_recovery_code_opens_the_lock_and_ends_the_wait():
     recovery = new_code_and_recovery(c)
     for i in range(3):
         wrong(c, 1000 * i)
-    assert lockcode.wait_ms(c) > 0 and c.settings["lock_fails"] == 3
+    assert c.lockout.wait_ms() > 0 and c.settings["lock_fails"] == 3
     keys(c, code_keys("DSHR"), 5000)                  # the right code: not even taken
     assert c.view().screen == "lock" and c.settings["lock_fails"] == 3
     keys(c, "lS", 6000)
     view = keys(c, code_keys(recovery), 6000)
     assert view.screen == "refmenu"
     assert c.settings["lock_fails"] == 0 and c.settings["recovery_fails"] == 0
-    assert lockcode.wait_ms(c) == 0
+    assert c.lockout.wait_ms() == 0
 
 
 def test_wrong_recovery_codes_have_their_own_count_and_waits():
@@ -345,21 +353,21 @@ def test_wrong_recovery_codes_have_their_own_count_and_waits():
     recovery = new_code_and_recovery(c)
     for t in (0, 1000, 2000, 33000, 94000):           # 5 wrong tries, each after the wait
         wrong(c, t)
-    assert c.settings["lock_fails"] == 5 and lockcode.wait_ms(c) > 100000   # 120 s from 94 s
+    assert c.settings["lock_fails"] == 5 and c.lockout.wait_ms() > 100000   # 120 s from 94 s
     wrong_recovery = "R" * 12 if recovery != "R" * 12 else "H" * 12
     for i in range(3):
         keys(c, code_keys(wrong_recovery), 100000 + 1000 * i)
         keys(c, "D", 100000 + 1000 * i)               # the message read
     assert c.settings["recovery_fails"] == 3 and c.settings["lock_fails"] == 5
-    assert lockcode.wait_ms(c, "recovery") > 0 and c.view().screen == "setup"
+    assert c.lockout.wait_ms("recovery") > 0 and c.view().screen == "setup"
     c.take_log()
     view = keys(c, code_keys(recovery), 103000)       # its own wait runs: refused unchecked
     assert view.screen == "message" and "Locked" in text(c)
-    assert [r["result"] for r in lock_records(c)] == ["refused"]
+    assert lock_records(c) == [] and c.lockout.refused == 1   # counted, not logged
     keys(c, "D", 103000)
-    t = 103000 + lockcode.wait_ms(c, "recovery") + 1
+    t = 103000 + c.lockout.wait_ms("recovery") + 1
     c.tick(t)
-    assert lockcode.wait_ms(c) > 0                    # the code's wait still runs ...
+    assert c.lockout.wait_ms() > 0                    # the code's wait still runs ...
     assert keys(c, code_keys(recovery), t).screen == "refmenu"   # ... the recovery code opens
     assert c.settings["recovery_fails"] == 0 and c.settings["lock_fails"] == 0
 
@@ -375,7 +383,7 @@ def test_unlock_takes_the_recovery_code_during_a_wait():
     recovery = new_code_and_recovery(c)
     for _ in range(3):
         attempt(c, "SSSS")
-    assert lockcode.wait_ms(c) > 0
+    assert c.lockout.wait_ms() > 0
     replies = []
     app.write = lambda text: replies.append(json.loads(text))
     t = 10_000
@@ -385,7 +393,7 @@ def test_unlock_takes_the_recovery_code_during_a_wait():
             t += 20
             app.loop_pass(t)
     assert "Locked" in replies[0]["error"] and replies[1]["ok"] == "unlock"
-    assert app.bench is not None and c.settings["lock_fails"] == 0
+    assert app.console.bench is not None and c.settings["lock_fails"] == 0
 
 
 # -- under MicroPython ------------------------------------------------------------------------
@@ -396,15 +404,20 @@ from carddraw.controller import Controller
 from carddraw.settings import check
 c = Controller(settings=None)
 def attempt(c, code):
-    return lockcode.begin(c, code) or lockcode.judge(c, code)
+    said = []
+    refused = c.lockout.attempt(code, said.append)
+    if refused is not None:
+        return refused
+    c.lockout.settle(True)
+    return said[0]
 out = [lockcode.matches(config.DEFAULT_LOCK, "RHRH")]
 for t in (0, 10, 20, 30):
     c.now = t
     out.append(attempt(c, "SSSS"))
-out.append(lockcode.wait_ms(c))
+out.append(c.lockout.wait_ms())
 c.now = 30030
 out.append(attempt(c, "RHRH"))
-out.append(lockcode.keep(c, "DDSSRRHH")[0])
+out.append(c.lockout.keep("DDSSRRHH")[0])
 out.append(lockcode.matches(c.settings["lock"], "DDSSRRHH"))
 out.append(lockcode.matches(check({"lock": "SDRH"})[0]["lock"], "SDRH"))
 out.append([[r["ev"], r.get("result"), r.get("fails")] for r in c.take_log()])
@@ -413,8 +426,7 @@ RESULT = out
     assert got == [True, "Wrong code: 2 tries before a wait", "Wrong code: 1 try before a wait",
                    "Wrong code. Locked: wait 30 s", "Locked: wait 30 s", 29990, None, None,
                    True, True,
-                   [["lock", "wrong", 1], ["lock", "wrong", 2], ["lock", "wrong", 3],
-                    ["lock", "refused", 3], ["settings", None, None]]]
+                   [["lock", "wait", 3], ["lock", "open", 3], ["settings", None, None]]]
 
 
 def test_a_try_the_flash_did_not_count_waits_unjudged_until_it_does(monkeypatch):
@@ -423,8 +435,9 @@ def test_a_try_the_flash_did_not_count_waits_unjudged_until_it_does(monkeypatch)
     the try waiting on the lock screen (a reset then finds no try to undo); once the flash
     takes it, the next pass judges it."""
     judged = []
-    real = lockcode.judge
-    monkeypatch.setattr(lockcode, "judge", lambda ctl, code: judged.append(code) or real(ctl, code))
+    real = lockcode.Lockout._judge
+    monkeypatch.setattr(lockcode.Lockout, "_judge",
+                        lambda self, code, kind: judged.append(code) or real(self, code, kind))
     fs = FakeFlash()
     board = hardening_board.Board()
     app = App(board, Store(fs=fs), random.Random(1), 0)
@@ -451,3 +464,38 @@ def test_a_try_the_flash_did_not_count_waits_unjudged_until_it_does(monkeypatch)
     assert judged == [] and app.committed == c.settings_version and not app.store.waiting()
     step()          # and the try is judged: the default code opens the menu
     assert judged == ["RHRH"] and c.screen == "refmenu"
+
+
+def test_a_console_unlock_is_never_compared_while_the_flash_refuses_its_count(monkeypatch):
+    """The console's `unlock` goes the lock screen's way: its try is compared only once its
+    count is on flash. With the flash refusing writes (a full filesystem), the try is never
+    compared: the reply says so, bench mode stays closed, and a try per boot gains nothing."""
+    judged = []
+    real = lockcode.Lockout._judge
+    monkeypatch.setattr(lockcode.Lockout, "_judge",
+                        lambda self, code, kind: judged.append(code) or real(self, code, kind))
+    fs = FakeFlash()
+    replies = []
+    app = App(hardening_board.Board(), Store(fs=fs), random.Random(1), 0, write=replies.append)
+    now = 0
+    for _ in range(3):
+        now += 20
+        app.loop_pass(now)
+    fs.failing = True
+    app.line("unlock RHRH")
+    for _ in range(80):
+        now += 20
+        app.loop_pass(now)
+    got = [json.loads(r) for r in replies]
+    assert got == [{"error": "unlock: " + lockcode.NOT_SAVED}]
+    assert judged == [] and app.console.bench is None
+    fs.failing = False
+    for _ in range(3):
+        now += 20
+        app.loop_pass(now)
+    del replies[:]
+    app.line("unlock RHRH")          # once the flash takes it, the same line opens bench mode
+    for _ in range(5):
+        now += 20
+        app.loop_pass(now)
+    assert json.loads(replies[-1])["ok"] == "unlock" and judged == ["RHRH"]

@@ -94,13 +94,13 @@ def test_the_menu_follows_the_rules_in_any_state(colours, presses, present, redr
 
 def test_the_lock_opens_only_with_the_code_and_never_logs_it():
     c = device()
-    assert lockcode.presses(c) == 4 and lockcode.matches(config.DEFAULT_LOCK, "RHRH")
+    assert c.lockout.presses() == 4 and lockcode.matches(config.DEFAULT_LOCK, "RHRH")
     assert not lockcode.matches(config.DEFAULT_LOCK, "SSSS")
     assert keys(c, "lS S S S S").screen == "message" and "Wrong" in c.view().lines[0]
     keys(c, "D lS R H R H")
     assert c.view().screen == "refmenu"
     c.take_log()
-    assert lockcode.keep(c, "DDSS")[0] is None
+    assert c.lockout.keep("DDSS")[0] is None
     assert "DDSS" not in c.settings["lock"] and c.take_log()[-1] == {
         "ev": "settings", "ms": 0, "lock": "changed"}
     assert not lockcode.matches(c.settings["lock"], "RHRH")

@@ -232,8 +232,8 @@ def test_the_active_screen_is_the_same_in_micropython(vm):
                  "c = Controller(settings=s, now_ms=0)\n"
                  "c.press('DRAW', 0)\n"
                  "v = c.view()\n"
-                 "RESULT = [v.screen, v.lines, v.art[4], list(v.art[6])]\n" % kw)
-        assert got == [v.screen, list(v.lines), v.art[4], list(v.art[6])]
+                 "RESULT = [v.screen, v.lines, v.picture.chance, list(v.picture.foot)]\n" % kw)
+        assert got == [v.screen, list(v.lines), v.picture.chance, list(v.picture.foot)]
 
 
 # -- one rounding rule ---------------------------------------------------------------------------
@@ -275,7 +275,7 @@ def test_a_possible_long_shot_never_shows_as_zero_on_the_device():
     assert 0 < success_chance(a) < 5e-5
     v = c.view()
     assert v.lines[3] == "Chance   <0.1%" == "Chance  " + pct(success_chance(a))
-    assert v.art[4] == "<0.1%"
+    assert v.picture.chance == "<0.1%"
     assert pct(1 - 1e-9) == ">99.9%" and pct(1.0) == "  100%" and pct(0.0) == "    0%"
     # R25: a next card that can come never shows as 0%
     lean = (997, 1, 1, 1)
@@ -288,7 +288,7 @@ def test_a_possible_long_shot_never_shows_as_zero_on_the_device():
 def big_digit_squares(chance, x0, x1):
     """The 2x2 squares the large digits of `chance` light between x0 and x1."""
     canvas = Recorder()
-    render.draw(canvas, ("deck", "surgery", "Surgery", (1, 1, 1, 1), chance, (), ()))
+    render.DeckPicture("surgery", "Surgery", (1, 1, 1, 1), chance, (), ()).draw(canvas)
     return sorted(c[1:3] for c in canvas.calls
                   if c[0] == "fill_rect" and c[3] == 2 and x0 <= c[1] < x1 and 33 <= c[2] < 47)
 
@@ -322,7 +322,7 @@ def test_the_active_screen_shows_the_risks_beside_the_chance():
     v = c.view()
     assert line == "Risk r29% b<1%"                    # issue 11: 99.6% hid a 29% risk
     assert line in v.lines and v.lines[3] == "Chance  " + pct(chance)
-    assert v.art[4] == fmt_chance(chance) and v.art[6][0] == line   # under the large digits
+    assert v.picture.chance == fmt_chance(chance) and v.picture.foot[0] == line   # under the large digits
     assert len(v.lines) <= 8 and all(len(x) <= 16 for x in v.lines)
     canvas = Recorder()
     render.render(v, canvas, 80)
@@ -340,7 +340,7 @@ def test_the_risk_line_follows_each_draw():
         assert v.screen == "active"
         _, red, black, _, _ = action_risk(c.action)
         line = "Risk r%s b%s" % (fmt_chance(red, 0), fmt_chance(black, 0))
-        assert line in v.lines and v.art[6][0] == line
+        assert line in v.lines and v.picture.foot[0] == line
 
 
 def odds_tool(*args):
@@ -360,8 +360,8 @@ def play_tool(*args):
 def test_device_and_tools_show_the_same_text_for_the_same_deck():
     for kw in (LONG_SHOT, COMMON, dict(ranks=3, helpers=1, black=2, needed=2)):
         v = device(**kw).view()
-        chance = v.art[4]
-        _, comp, blk = v.art[6][0].split()          # "Risk r29% b<1%"
+        chance = v.picture.chance
+        _, comp, blk = v.picture.foot[0].split()          # "Risk r29% b<1%"
         comp, blk = comp[1:], blk[1:]
         args = [x for k, n in kw.items() for x in ("--" + k, str(n))]
         out = odds_tool(*args)

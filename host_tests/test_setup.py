@@ -22,7 +22,7 @@ from conftest import ROOT
 from carddraw import config
 from carddraw.controller import Controller
 from carddraw import settings as known
-from carddraw.odds import action_risk, success_chance
+from carddraw.odds import action_odds, action_risk, success_chance
 from carddraw.settings import OPTIONS, check
 from carddraw.texts import deck_line, pct, risk_line
 from handheld import dev, keys
@@ -318,7 +318,7 @@ def test_set_up_shows_the_deck_and_chance_the_started_action_has(**drawn):
     c.press("DRAW", 0)
     v = c.view()
     assert v.screen == "active" and c.action.deck.counts() == action.deck.counts()
-    assert v.lines[4] == lines[7] == v.art[6][0]         # the risks the action then shows
+    assert v.lines[4] == lines[7] == v.picture.foot[0]         # the risks the action then shows
 
 
 def test_set_up_shows_the_risks_under_the_chance_in_the_active_screens_words():
@@ -332,7 +332,7 @@ def test_set_up_shows_the_risks_under_the_chance_in_the_active_screens_words():
     assert not any("Comp" in x or "Blk" in x for x in lines)
     v = keys(c, "D")
     assert v.lines[4] == "Risk r29% b<1%" and v.lines[5] == "Succ 0/1 Comp 0"
-    assert v.art[6] == ("Risk r29% b<1%", "Succ 0/1 Comp 0")
+    assert v.picture.foot == ("Risk r29% b<1%", "Succ 0/1 Comp 0")
     assert risk_line(1.0, 1.0) == "Risk r100% b100%" and risk_line(None, None) == "Risk r... b..."
     # the default referee code marks the title, and the risks stay in the 8 lines
     assert lines[0] == "Set-up !code" and len(lines) == 8
@@ -365,7 +365,7 @@ def test_the_first_active_screen_shows_set_ups_chance_after_another_action(**dra
     c.press("DRAW", 0)
     v = c.view()
     assert v.screen == "active" and v.lines[3] == "Chance  " + "%6s" % want
-    assert v.art[4] == want                # the large digits too
+    assert v.picture.chance == want                # the large digits too
 
 
 @pytest.mark.parametrize("ranks,helpers,red,black,needed,auto", [
@@ -379,15 +379,16 @@ def test_a_start_logs_and_shows_the_figures_set_up_worked_out(monkeypatch, ranks
     c = dev(ranks=ranks, helpers=helpers, red=red, black=black, needed=needed, auto=auto)
     c.view()                       # set-up on show: its figures worked out
     sweeps = []
-    monkeypatch.setattr(play_module, "action_risk",
-                        lambda a, *more: sweeps.append(a) or action_risk(a, *more))
+    monkeypatch.setattr(play_module, "action_odds",
+                        lambda a: sweeps.append(a) or action_odds(a))
     c.take_log()
     view = keys(c, "D")            # the start, and its first frame
     start = [r for r in c.take_log() if r["ev"] == "start"][0]
     assert view.screen == "active" and sweeps == []
     fresh = action_risk(c.action)[:3]
     assert start["chance"] == round(fresh[0], 4)
-    assert c.play.odds() == fresh and sweeps == []
+    odds = c.play.odds()
+    assert (odds.chance, odds.red, odds.black) == fresh and sweeps == []
 
 
 def test_a_start_without_set_ups_figures_works_them_out():

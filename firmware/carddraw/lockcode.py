@@ -1,6 +1,7 @@
-# The referee code: the one place that checks one, counts wrong tries and keeps a new one.
-# Pure: no machine, time or os (randomness comes through rng.Rng). The lock screen
-# (referee.py) and the USB console's `unlock CODE` (protocol.py) both use it.
+# The referee code: the one place that counts a try, compares it, runs the waits after wrong
+# tries and keeps a new code. Pure: no machine, time or os (randomness comes through rng.Rng).
+# The lock screen (referee.py) and the USB console's `unlock CODE` (protocol.py) both hand
+# their tries to the controller's Lockout, which judges them the one same way.
 #
 # A code is 4 to 8 presses of RANK, HELP, DRAW, STOP, written by initial ("RHRH", the default).
 # Settings keep only "N$salt$hash": N the presses, salt 16 hex digits, hash the sha256 of
@@ -8,17 +9,17 @@
 # sight of anyone who reads the file; it cannot stop an offline search of a copied file (only
 # 87,296 codes exist), which is why the REPL is closed in normal use.
 #
-# A try is counted before it is compared: begin() raises the wrong-try count, the app puts it
-# on flash, and only then judge() compares the code (and a right one brings the count back to
-# 0, on flash before the referee menu shows). A reset or a power cut at any moment of a try
-# leaves it counted.
+# A try is counted before it is compared: attempt() raises the wrong-try count (a setting, so
+# a power cut keeps it), the app puts it on flash, and only then settle() compares the code
+# (a right one brings the count back to 0, on flash before the referee menu shows). While the
+# flash refuses writes nothing is compared at all. A reset at any moment leaves a try counted.
 #
 # Wrong tries: the first 3 are free, then each wrong try starts a wait of 30 s, doubling with
 # every further wrong try, at most 8 h (from the 13th on). While a wait runs no code is
-# checked, not even the right one: a try is refused. Every wrong and refused try is logged
-# ({"ev": "lock", "result": ..., "fails": N}, never the code). The count is a setting
-# ("lock_fails"), so a power cut keeps it. The Pico has no clock across a power cut: after a
-# boot with a wait due, the wait starts again in full from the boot.
+# checked, not even the right one: a try is refused, and only counted (in RAM). The log says
+# when a wait starts and when the lock opens after wrong tries, each with the counts: never a
+# record a try, so no flood of tries can fill the log. The Pico has no clock across a power
+# cut: after a boot with a wait due, the wait starts again in full from the boot.
 #
 # The recovery code: 12 presses, made at random when a referee keeps a new code, shown once
 # and kept only hashed ("recovery"). It opens the lock during a wait (a referee who lost the
@@ -33,8 +34,9 @@ FREE_TRIES = 3                   # wrong tries before the first wait
 FIRST_WAIT_MS = 30000            # the wait after the 3rd wrong try; doubled for each after it
 MAX_WAIT_MS = 8 * 3600 * 1000    # the longest wait, 8 h
 BAD_CODE = "A code is 4 to 8 presses of R H D S"
+NOT_SAVED = "The flash did not save the try: it was not checked."
 RECOVERY = 12                    # presses in the recovery code
-KINDS = {"lock": ("lock_fails", "lock_until"), "recovery": ("recovery_fails", "recovery_until")}
+COUNTS = {"lock": "lock_fails", "recovery": "recovery_fails"}  # each kind's count (settings)
 
 hashed = known.hashed  # the code as settings keep it, "N$salt$hash" (settings.lock_ok)
 
@@ -50,14 +52,6 @@ def matches(lock, entered):
     return bool(lock) and split(lock)[0] == len(entered) and hashed(entered, split(lock)[1]) == lock
 
 
-def presses(ctl):
-    """How many presses the code takes. The lock checks an entry once it is this long: a
-    submit key (a long DRAW) would hide the length, but a player learns it with one wrong
-    try anyway, and it would save a searcher only the shorter codes, none for a 4-press
-    code; judging at the length keeps entering the code as it always was."""
-    return split(ctl.settings["lock"])[0]
-
-
 def wait_for(fails):
     """Milliseconds of wait after `fails` wrong tries in a row."""
     if fails < FREE_TRIES:
@@ -65,17 +59,6 @@ def wait_for(fails):
     if fails - FREE_TRIES >= 10:  # 30 s << 10 is past 8 h already (and keeps to small ints)
         return MAX_WAIT_MS
     return min(FIRST_WAIT_MS << (fails - FREE_TRIES), MAX_WAIT_MS)
-
-
-def wait_ms(ctl, kind="lock"):
-    """Milliseconds left of the code's (or the recovery code's) wait, 0 when none: the end is
-    ctl.lock_until (ctl.recovery_until), in the controller's clock, None with no wait; a wait
-    due at boot runs from the boot (the Pico has no clock across a power cut)."""
-    count, until = KINDS[kind]
-    end = getattr(ctl, until)
-    if end is None or not wait_for(ctl.settings[count]):
-        return 0
-    return max(0, end - ctl.now)
 
 
 def wait_text(ms):
@@ -89,64 +72,119 @@ def wait_text(ms):
     return "%d h %d min" % (m // 60, m % 60)
 
 
-def recovering(ctl):
-    """Whether presses now make the recovery code: a wait runs and there is one."""
-    return bool(wait_ms(ctl)) and bool(ctl.settings["recovery"])
+class Lockout:
+    """The tries of the controller `ctl`: its waits, the try waiting to be compared."""
 
+    def __init__(self, ctl):
+        self.ctl = ctl
+        self.until = {}       # kind -> when its wait ends, in the controller's clock
+        for kind in COUNTS:   # a wait due at boot runs from the boot
+            wait = wait_for(ctl.settings[COUNTS[kind]])
+            if wait:
+                self.until[kind] = ctl.now + wait
+        self.refused = 0      # tries refused during waits since the last lock record
+        self.pending = None   # (the code, its kind, done(said)): counted, not yet compared
+        self.stalled = False  # the flash did not take the pending try's count
 
-def begin(ctl, entered):
-    """A try, counted before it is compared (see above). -> None: judge() it once the count
-    is on flash; else what to tell the player (a try refused during a wait, or no code)."""
-    kind = "recovery" if len(entered) == RECOVERY and recovering(ctl) else "lock"
-    count = KINDS[kind][0]
-    left = wait_ms(ctl, kind)
-    if left:
-        ctl.record("lock", result="refused", fails=ctl.settings[count])
-        return "Locked: wait " + wait_text(left)
-    if kind == "lock" and not known.code_ok(entered):
-        return BAD_CODE  # could never open it: not a try, nothing changes
-    ctl.change(count, min(ctl.settings[count] + 1, known.LOCK_FAILS_MAX))
-    return None
+    def wait_ms(self, kind="lock"):
+        """Milliseconds left of the code's (or the recovery code's) wait, 0 when none."""
+        end = self.until.get(kind)
+        if end is None or not wait_for(self.ctl.settings[COUNTS[kind]]):
+            return 0
+        return max(0, end - self.ctl.now)
 
+    def recovering(self):
+        """Whether presses now make the recovery code: a wait runs and there is one."""
+        return bool(self.wait_ms()) and bool(self.ctl.settings["recovery"])
 
-def judge(ctl, entered):
-    """The try begin() counted, compared. -> None when it opens the lock (its count back to
-    0: the app has it on flash before anything shows), else what to tell the player."""
-    kind = "recovery" if len(entered) == RECOVERY and recovering(ctl) else "lock"
-    count, until = KINDS[kind]
-    fails = ctl.settings[count]
-    if matches(ctl.settings[kind], entered):
-        ctl.change(count, 0)
-        setattr(ctl, until, None)
-        if kind == "recovery":  # the referee is in: the code's own wait ends too
-            ctl.change("lock_fails", 0)
-            ctl.lock_until = None
+    def presses(self):
+        """How many presses a try takes now: the code's (the lock judges an entry once it is
+        this long: a player learns the length with one wrong try anyway), or the recovery
+        code's during a wait."""
+        return RECOVERY if self.recovering() else split(self.ctl.settings["lock"])[0]
+
+    def attempt(self, entered, done):
+        """A try (from the lock screen or the console), counted now and compared by settle()
+        once the count is on flash; done(said) is called then: said None when it opens the
+        lock, else what to tell the player. -> None when counted, else the refusal (during a
+        wait: refused unchecked; not a code at all; a try already waiting)."""
+        if self.pending is not None:
+            return "A try is being checked"
+        kind = "recovery" if len(entered) == RECOVERY and self.recovering() else "lock"
+        left = self.wait_ms(kind)
+        if left:
+            self.refused += 1  # counted, not logged: the wait's record says how many
+            return "Locked: wait " + wait_text(left)
+        if kind == "lock" and not known.code_ok(entered):
+            return BAD_CODE  # could never open it: not a try, nothing changes
+        count = COUNTS[kind]
+        self.ctl.change(count, min(self.ctl.settings[count] + 1, known.LOCK_FAILS_MAX))
+        self.pending = (entered, kind, done)
+        self.stalled = False
         return None
-    setattr(ctl, until, ctl.now + wait_for(fails))
-    ctl.record("lock", result="wrong", fails=fails)
-    left = wait_ms(ctl, kind)
-    if left:
-        return "Wrong code. Locked: wait " + wait_text(left)
-    tries = FREE_TRIES - fails
-    return "Wrong code: %d %s before a wait" % (tries, "try" if tries == 1 else "tries")
 
+    def settle(self, saved=True):
+        """The pending try compared, if its count is on flash (saved); else it waits, and the
+        lock says why. -> whether one was compared."""
+        if self.pending is None:
+            return False
+        if not saved:
+            self.stalled = True
+            return False
+        entered, kind, done = self.pending
+        self.pending = None
+        self.stalled = False
+        done(self._judge(entered, kind))
+        return True
 
-def random_keys(rng, n):
-    return "".join(known.LOCK_KEYS[rng.randrange(4)] for _ in range(n))
+    def cancel(self):
+        """The pending try given up (the console waited too long for the flash): never
+        compared, so it told nobody anything."""
+        self.pending = None
 
+    def _judge(self, entered, kind):
+        ctl = self.ctl
+        count = COUNTS[kind]
+        fails = ctl.settings[count]  # this try included
+        if matches(ctl.settings[kind], entered):
+            if fails > 1 or self.refused:
+                self._record("open", kind, fails - 1)
+            ctl.change(count, 0)
+            self.until.pop(kind, None)
+            if kind == "recovery":  # the referee is in: the code's own wait ends too
+                ctl.change("lock_fails", 0)
+                self.until.pop("lock", None)
+            return None
+        wait = wait_for(fails)
+        if wait:
+            self.until[kind] = ctl.now + wait
+            self._record("wait", kind, fails, wait // 1000)
+            return "Wrong code. Locked: wait " + wait_text(wait)
+        tries = FREE_TRIES - fails
+        return "Wrong code: %d %s before a wait" % (tries, "try" if tries == 1 else "tries")
 
-def keep(ctl, entered):
-    """Keep `entered` as the new code, and a new recovery code. -> (None, the recovery code
-    to show once), or (what was wrong with it, None): then nothing changes."""
-    if not known.code_ok(entered):
-        return BAD_CODE, None
-    r = Rng()  # hardware entropy, never the bench's seeded generator
-    ctl.change("lock", hashed(entered, salt(r)))
-    recovery = random_keys(r, RECOVERY)
-    ctl.change("recovery", hashed(recovery, salt(r)))
-    ctl.change("recovery_fails", 0)
-    ctl.record("settings", lock="changed")  # never the code itself: players read logs
-    return None, recovery
+    def _record(self, result, kind, fails, wait_s=None):
+        """{"ev": "lock", "result": "wait" | "open", "kind", "fails", "refused"[, "wait_s"]}:
+        never the code, and one a wait at most."""
+        fields = {"result": result, "kind": kind, "fails": fails, "refused": self.refused}
+        if wait_s is not None:
+            fields["wait_s"] = wait_s
+        self.refused = 0
+        self.ctl.record("lock", **fields)
+
+    def keep(self, entered):
+        """Keep `entered` as the new code, and a new recovery code. -> (None, the recovery
+        code to show once), or (what was wrong with it, None): then nothing changes."""
+        if not known.code_ok(entered):
+            return BAD_CODE, None
+        ctl = self.ctl
+        r = Rng()  # hardware entropy, never the bench's seeded generator
+        ctl.change("lock", hashed(entered, salt(r)))
+        recovery = "".join(known.LOCK_KEYS[r.randrange(4)] for _ in range(RECOVERY))
+        ctl.change("recovery", hashed(recovery, salt(r)))
+        ctl.change("recovery_fails", 0)
+        ctl.record("settings", lock="changed")  # never the code itself: players read logs
+        return None, recovery
 
 
 def salt(r):
@@ -155,14 +193,14 @@ def salt(r):
     return "%02x" * 8 % tuple(sha256(mix.encode()).digest()[:8])
 
 
-_DEFAULT = [None, False]   # the lock last asked about and whether it is the default code
+_DEFAULT = {"lock": None, "default": False}   # the lock last asked about, and the answer
 
 
-def default(ctl):
-    """Whether the device is still on the default code, R H R H: anyone can open it. Set-up's
-    title asks at every redraw; a hash is worked out only when the lock changed."""
-    lock = ctl.settings["lock"]
-    if lock != _DEFAULT[0]:
-        _DEFAULT[1] = matches(lock, "RHRH")
-        _DEFAULT[0] = lock
-    return _DEFAULT[1]
+def default(settings):
+    """Whether the device is still on the default code, R H R H: anyone can open it. Set-up
+    asks at every redraw; a hash is worked out only when the lock changed."""
+    lock = settings["lock"]
+    if lock != _DEFAULT["lock"]:
+        _DEFAULT["default"] = matches(lock, "RHRH")
+        _DEFAULT["lock"] = lock
+    return _DEFAULT["default"]

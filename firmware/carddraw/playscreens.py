@@ -3,6 +3,7 @@
 # and failed. They show and drive the action in play (ctl.play, play.py). Pure: no I/O.
 from carddraw.action import STOPPED, SUCCEEDED, FAILED, REFEREE
 from carddraw.deck import BLACK, GREEN, RED
+from carddraw.render import CardPicture, DeckPicture
 from carddraw.screens import Menu, Screen
 from carddraw.texts import (COLOUR_INDEX, COLOUR_NAMES, KINDS, deck_line, odds_line, pct,
                             risk_line, said, skill_name, tally)
@@ -50,10 +51,10 @@ class Active(PlayScreen):
         action = play.action
         timed = self.ctl.settings["timed"]
         counts = action.deck.counts()
-        chance, red, black = self.ctl.odds() or (None, None, None)
+        odds = play.odds_shown()
         lines = [skill_name(action.skill) + (" timed" if timed else ""),
-                 deck_line(counts), odds_line(counts), "Chance  " + pct(chance),
-                 risk_line(red, black), tally(action)]
+                 deck_line(counts), odds_line(counts), "Chance  " + pct(odds and odds.chance),
+                 risk_line(odds and odds.red, odds and odds.black), tally(action)]
         if play.warn:  # R21: white, a colour no card has
             return lines + ["DRAW IN %ds!" % play.warn, "S:stop now"], "white"
         if not sum(counts):  # R22: nothing to draw until the referee adds cards (R19)
@@ -64,6 +65,10 @@ class Active(PlayScreen):
             waiting = "Draws %-3d Redr %d" % (action.draws, action.redraws_left)
         return lines + [waiting, "D:draw  S:stop"], None
 
+    def seconds(self):
+        ctl = self.ctl
+        return self.play.seconds_left(ctl.now) if ctl.settings["timed"] else None
+
     def art(self):
         """The deck, the chance in large digits (R26), draws and redraws (or the time to the
         next timed draw); under the digits the risks, or the timed warning, then the tally;
@@ -73,18 +78,18 @@ class Active(PlayScreen):
         ctl = self.ctl
         counts = action.deck.counts()
         side = ("Draw%2d" % action.draws, "Redr %d" % action.redraws_left)
-        odds = ctl.odds()
+        odds = play.odds_shown()
         if play.warn:
             hint = "DRAW %ds  S:stop" % play.warn
         elif not sum(counts):  # R22: nothing to draw until the referee adds cards (R19)
             hint = EMPTY[1]
         else:
-            hint = risk_line(odds and odds[1], odds and odds[2])
+            hint = risk_line(odds and odds.red, odds and odds.black)
         if ctl.settings["timed"]:  # no countdown to a draw an empty deck won't give
             side = ("in %2ds" % play.seconds_left(ctl.now) if sum(counts) else "Empty",
                     side[0])
-        return ("deck", action.skill, skill_name(action.skill), counts,
-                pct(odds and odds[0]).strip(), side, (hint, tally(action))), \
+        return DeckPicture(action.skill, skill_name(action.skill), counts,
+                           pct(odds and odds.chance).strip(), side, (hint, tally(action))), \
             "white" if play.warn else None
 
 
@@ -171,8 +176,8 @@ class Card(PlayScreen):
         words = said(action.skill, colour, 14)  # beside the card only 14 fit
         if not words[1]:
             words = words[:1]
-        return ("card", action.skill, skill_name(action.skill), action.deck.counts(),
-                colour, label, words, (foot,)), colour
+        return CardPicture(action.skill, skill_name(action.skill), action.deck.counts(),
+                           colour, label, words, (foot,)), colour
 
 
 class Confirm(PlayScreen):
@@ -262,14 +267,17 @@ class Finishing(PlayScreen):
     def tick(self, now):
         play = self.play
         if now >= play.fin_end:  # R23: the minute of roleplay is over
-            play.ended = "summary"
+            play.finished()
             # the success chime only for a success: a stop had its own sound when it was made
             self.ctl.beep("click" if play.action.state == STOPPED else "success")
             self.ctl.go_home()
 
+    def seconds(self):
+        return self.play.finishing_left(self.ctl.now)
+
     def lines(self):
         return ["Finishing", "Roleplay the", "finish: at least", "one minute.",
-                "   %d s left" % self.ctl.seconds_left(), "", no_retry(self.action)], None
+                "   %d s left" % self.seconds(), "", no_retry(self.action)], None
 
 
 def no_retry(action):

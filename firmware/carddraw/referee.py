@@ -11,7 +11,8 @@
 from carddraw import lockcode, settings as known
 from carddraw.action import ACTIVE, REFEREE
 from carddraw.deck import COLOURS
-from carddraw.screens import Menu, Screen, Setup
+from carddraw.screens import Menu, Screen
+from carddraw.setupscreens import Setup
 from carddraw.texts import COLOUR_NAMES, deck_line, shown_code
 
 LOCK_TEXT = ["Referee lock", "Enter the code", "with R H D S:", ""]
@@ -28,43 +29,46 @@ class Lock(Screen):
     def __init__(self, ctl, back):
         super().__init__(ctl, back)
         self.code = ""       # the presses entered so far
-        self.checking = None  # a try counted, to compare once the count is on flash
 
     def press(self, button):
-        """A press of the code; once there are as many as the code has (the recovery
-        code's 12 during a wait, if there is one), lockcode counts the try (during a wait it
-        refuses it unchecked, and logs it) and compares it after the app persisted."""
+        """A press of the code; once there are as many as the code has (the recovery code's
+        12 during a wait, if there is one) the Lockout counts the try and judges it once the
+        count is on flash (during a wait it refuses it unchecked)."""
         ctl = self.ctl
-        if self.checking is not None:
+        lockout = ctl.lockout
+        if lockout.pending is not None:
             return
         ctl.beep("click")
         self.code += button[0]
-        need = lockcode.RECOVERY if lockcode.recovering(ctl) else lockcode.presses(ctl)
-        if len(self.code) >= need:
+        if len(self.code) >= lockout.presses():
             code, self.code = self.code, ""
-            said = lockcode.begin(ctl, code)
-            if said is None:
-                self.checking = code
-            else:
+            said = lockout.attempt(code, self.judged)
+            if said is not None:
                 ctl.say("Referee lock", said, self.back)
 
-    def settle(self):
-        """The try begin() counted, now on flash: compared. -> whether there was one."""
-        if self.checking is None:
-            return False
+    def judged(self, said):
+        """The Lockout's word on the try, its count on flash: the menu, or why not (only if
+        the lock is still on show: left meanwhile, the try's count and wait stand)."""
         ctl = self.ctl
-        code, self.checking = self.checking, None
-        said = lockcode.judge(ctl, code)
+        if ctl.shown is not self:
+            return
         if said is None:
             ctl.goto(RefMenu(ctl, self.back))
         else:  # wrong
             ctl.say("Referee lock" if said[0] == "L" else "Wrong code", said, self.back)
-        return True
+
+    def seconds(self):
+        left = self.ctl.lockout.wait_ms()  # the wait after wrong codes
+        return (left + 999) // 1000 if left else None
 
     def lines(self):
         ctl = self.ctl
-        left = lockcode.wait_ms(ctl)
+        lockout = ctl.lockout
+        left = lockout.wait_ms()
         stars = shown_code(self.code, True)
+        if lockout.pending is not None:  # counted, compared once the count is on flash
+            return LOCK_TEXT + [stars, lockout.stalled and "Flash error:" or "Checking...",
+                                lockout.stalled and "not checked yet" or "", "hold S: cancel"], None
         if left:  # a countdown (the controller redraws it every second)
             text = RECOVER_TEXT if ctl.settings["recovery"] else WAIT_TEXT
             return text + [stars, "Wait " + lockcode.wait_text(left), "hold S: cancel"], None
@@ -94,7 +98,7 @@ class NewCode(Screen):
         every referee screen.)"""
         ctl = self.ctl
         if button == "DRAW":
-            said, recovery = lockcode.keep(ctl, self.code)
+            said, recovery = ctl.lockout.keep(self.code)
             self.code = ""
             if said is None:  # the recovery code, shown this once: write it down
                 ctl.say("Code saved", "Recovery code, for a wait after wrong codes: %s %s %s"

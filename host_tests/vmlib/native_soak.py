@@ -155,7 +155,7 @@ class Soak:
                     self.now += 100
                     self.step(self.now)
                 return True
-            wait = lockcode.wait_ms(self.c)
+            wait = self.c.lockout.wait_ms()
             if wait and screen in ("referee", "lock"):  # wrong codes pressed at random: the
                 self.now += wait                        # referee waits the lockout out
                 self.step(self.now)

@@ -26,7 +26,7 @@ def codes(presses):
 
 def try_code(c, code, t):
     """One try: wait out any lockout, open the lock, press the code. -> (opened, time)."""
-    left = lockcode.wait_ms(c)  # the countdown on the lock screen
+    left = c.lockout.wait_ms()  # the countdown on the lock screen
     if left:
         t += left
         c.tick(t)
@@ -50,7 +50,7 @@ def search(presses):
     ms with the lockout, ms of the presses alone, wrong tries logged, ms at half the tries)."""
     every = list(codes(presses))
     c = Controller(settings=dict(config.defaults()), rng=random.Random(1))
-    lockcode.keep(c, every[-1])
+    c.lockout.keep(every[-1])
     c.take_log()
     t = 0
     pressing = 0
@@ -58,7 +58,7 @@ def search(presses):
     logged = 0
     for n, code in enumerate(every, 1):
         before = t
-        waited = lockcode.wait_ms(c)
+        waited = c.lockout.wait_ms()
         opened, t = try_code(c, code, t)
         pressing += t - before - waited
         logged += sum(1 for r in c.take_log() if r["ev"] == "lock" and r["result"] == "wrong")
