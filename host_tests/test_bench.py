@@ -22,7 +22,7 @@ from carddraw.store import Store
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import bench  # noqa: E402
-import logchain  # noqa: E402
+from common import logchain  # noqa: E402
 import deploy  # noqa: E402
 
 TOOL = os.path.join(ROOT, "tools", "bench.py")
@@ -145,7 +145,7 @@ def test_logs_are_saved_as_jsonl_and_csv_matching_the_devices_log(tmp_path):
     assert play.returncode == 0, play.stdout
     done = tool("--sim", "--flash", flash, "logs", "--out", out)
     assert done.returncode == 0, done.stderr
-    files = sorted(os.listdir(out))
+    files = sorted(n for n in os.listdir(out) if n != ".carddraw-files")  # and the tools' list
     device = "e6605838834a7b2c"  # the simulator's machine.unique_id()
     assert len(files) == 2 and files[0].endswith(".csv") and files[1].endswith(".jsonl")
     assert files[0][:-4] == files[1][:-6] and files[0].startswith("carddraw-%s-20" % device)
@@ -187,7 +187,7 @@ def test_logs_are_saved_as_jsonl_and_csv_matching_the_devices_log(tmp_path):
                 assert json.loads(row[k]) == v, (k, row[k], v)
     # a second download in the same second gets its own names
     again = tool("--sim", "--flash", flash, "logs", "--out", out)
-    assert again.returncode == 0 and len(os.listdir(out)) == 4
+    assert again.returncode == 0 and len(os.listdir(out)) == 5
 
 
 def test_no_board_is_a_clear_message_and_exit_2():
@@ -304,7 +304,8 @@ def test_logs_without_a_code_saves_but_does_not_acknowledge(tmp_path, monkeypatc
     assert bench.main(["--port", "/dev/x", "logs", "--out", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "not acknowledged: log ack needs bench mode: unlock CODE first" in out
-    assert link.sent == ["log", "log ack 1 %s" % h] and len(os.listdir(tmp_path)) == 2
+    saved = [n for n in os.listdir(tmp_path) if n != ".carddraw-files"]
+    assert link.sent == ["log", "log ack 1 %s" % h] and len(saved) == 2
 
 
 # -- the protocol additions, through App in the VM ---------------------------------------------
@@ -344,7 +345,7 @@ def test_test_led_sets_the_led_until_the_test_ends_and_the_display_says_so():
         out["show"] = one(app, "show")
         out["end"] = one(app, "test end")
         run(app, 100)
-        out["after"] = [list(SIM.led_rgb()), app.drawn[0] if app.drawn else None, app.test]
+        out["after"] = [list(SIM.led_rgb()), app.face.drawn.screen if app.face.drawn else None, app.console.test]
         RESULT = out
     """)
     rgb = {"green": [0, 255, 0], "yellow": [255, 160, 0], "red": [255, 0, 0],
@@ -365,6 +366,7 @@ def test_test_display_shows_the_pattern_and_counts_its_pixels():
     r = vm("""
         app = boot()
         run(app, 100)
+        one(app, "unlock RHRH")          # bench mode: a test takes the display over
         reply = one(app, "test display")
         run(app, 100)
         px = [SIM.pixel(x, y) for x, y in ((0, 0), (127, 63), (0, 30), (64, 0), (1, 1),
@@ -381,12 +383,13 @@ def test_test_button_answers_a_physical_press_which_does_nothing_else():
     r = vm("""
         app = boot()
         run(app, 100)
+        one(app, "unlock RHRH")          # bench mode: `test button` holds every press
         out = {}
         del OUT[:]
         app.line("test button 5000")
         app.line("show")
         run(app, 1000)
-        out["waiting"] = [list(OUT), len(app.queue)]    # show waits behind the test
+        out["waiting"] = [list(OUT), len(app.console.queue)]    # show waits behind the test
         tap(app, "RANK")
         run(app, 60)
         out["short"] = [json.loads(x) for x in OUT]
@@ -421,11 +424,11 @@ def test_any_press_ends_a_test_a_press_of_a_button_doing_nothing_else():
         one(app, "unlock RHRH")
         one(app, "test led green")
         tap(app, "HELP")                  # a press of the button: ends the test only
-        a = [app.test, list(SIM.led_rgb()), app.controller.view().lines[2]]
+        a = [app.console.test, list(SIM.led_rgb()), app.controller.view().lines[2]]
         one(app, "test display")
         b = one(app, "press HELP")        # a press line: ends the test only, as the button
         run(app, 60)
-        RESULT = [a, [app.test, b, lit() != 4286, app.controller.view().lines[2]]]
+        RESULT = [a, [app.console.test, b, lit() != 4286, app.controller.view().lines[2]]]
     """)
     assert r[0] == [None, [0, 0, 0], "Ranks 1  Help 0"]
     assert r[1][0] is None and r[1][1]["ok"] == "press" and r[1][2]
@@ -577,7 +580,7 @@ def test_test_commands_wake_a_dark_display():
         off = SIM.oled_on
         one(app, "test led green")
         run(app, 40)
-        RESULT = [off, SIM.oled_on, app.idle]
+        RESULT = [off, SIM.oled_on, app.face.idle]
     """)
     assert r == [False, True, 0]
 
@@ -704,7 +707,7 @@ def test_self_test_loop_of_the_board_feeds_the_watchdog_and_ends():
         os.chdir("/flash3")
         board = Board()
         app = App(board, Store(), random, board.ticks_ms(), write=lambda s: None)
-        app.begin_selftest(app.last_input)
+        app.begin_selftest(app.face.last_input)
         during = "carddraw.selftest" in sys.modules
         task = asyncio.create_task(app.run())
         for _ in range(200):
@@ -716,7 +719,7 @@ def test_self_test_loop_of_the_board_feeds_the_watchdog_and_ends():
         await asyncio.sleep_ms(0)
         RESULT = [SIM.wdt_timeout, SIM.wdt_feeds, [r["ev"] for r in app.store.read_log()[0]],
                   during, "carddraw.selftest" in sys.modules, app.selftest is None,
-                  app.drawn is not None and app.drawn[0]]
+                  app.face.drawn is not None and app.face.drawn.screen]
     """), libs=[SIMLIB])
     assert r[0] == 5000 and r[1] > 10
     assert r[2] == ["selftest"] and r[3] is True and r[4] is True  # imported once, kept

@@ -8,6 +8,7 @@ the protocol again in the MicroPython VM; then a search over protocol lines and 
 without the code that finds no way to a referee power, a chosen or early-seen card, the code,
 or a lost log record.
 """
+import copy
 import json
 import os
 import random
@@ -30,13 +31,14 @@ from fakeflash import FakeFlash
 sys.path.insert(0, os.path.join(ROOT, "host_tests", "vmlib"))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import hardening_board  # noqa: E402
-import logchain  # noqa: E402
+from common import logchain  # noqa: E402
 import handheld  # noqa: E402
 
 CODE = "RHRH"                   # the default code (config.DEFAULT_LOCK keeps its hash)
 REFUSED = "%s needs bench mode: unlock CODE first"
 DEFAULT_WARNING = "the referee code is still the default R H R H: change it"
 GATED_LINES = [("seed 5", "seed"), ("test draws 10", "test draws"), ("test led black", "test led"),
+               ("test display", "test display"), ("test button 100", "test button"),
                ("log ack %d %s", "log ack"), ("maint", "maint")]
 
 
@@ -74,7 +76,7 @@ class Bench:
         for line in lines:
             self.app.line(line)
         self.run(20)
-        while self.app.queue or self.app.wait_until is not None or self.app.job is not None:
+        while self.app.console.busy():
             self.run(20)
         return [json.loads(x) for x in self.out]
 
@@ -82,7 +84,7 @@ class Bench:
         return self.send(line)[-1]
 
     def button(self, name, kind="short"):
-        if self.app.idle:            # a dimmed display: the first press only wakes it
+        if self.app.face.idle:            # a dimmed display: the first press only wakes it
             self.board.buttons.push(name)
             self.run(40)
         self.board.buttons.push(name, kind)
@@ -102,8 +104,9 @@ class Bench:
 
     def state(self):
         c = self.app.controller
+        con = self.app.console
         return (c.show(), dict(c.settings), c.resume_state(), self.board.led.colour,
-                self.app.test, self.app.store.exported(), len(self.lines()))
+                con and con.test, self.app.store.exported(), len(self.lines()))
 
 
 @pytest.fixture
@@ -137,7 +140,7 @@ def test_each_gated_command_is_refused_before_unlock_changes_nothing_then_works(
         assert b.send(gated_line(b, text)) == [{"error": REFUSED % name}], text
         b.run(100)
         assert b.state() == before, text           # nothing changed, nothing logged
-    assert kbd == [] and b.app.bench is None
+    assert kbd == [] and b.app.console.bench is None
     assert b.one("unlock " + CODE) == {"ok": "unlock", "minutes": 10, "warning": DEFAULT_WARNING}
     got = {}
     for text, name in GATED_LINES:
@@ -155,12 +158,23 @@ def test_each_gated_command_is_refused_before_unlock_changes_nothing_then_works(
 def test_the_open_commands_need_no_code():
     b = Bench()
     b.run(100)
-    lines = ["show", "press RANK", "long RANK", "wait 100", "log", "test display", "test end",
-             "test button 100", "lock"]
+    lines = ["show", "press RANK", "long RANK", "wait 100", "log", "lock"]
     replies = b.send(*lines)
     assert not [r for r in replies if "needs bench mode" in r.get("error", "")], replies
-    assert replies[-1] == {"ok": "lock"} and b.app.bench is None
+    assert replies[-1] == {"ok": "lock"} and b.app.console.bench is None
     assert any(r.get("ok") == "log" for r in replies)
+
+
+def test_a_laptop_without_the_code_cannot_hold_the_referees_presses():
+    """`test button` answered with the next press, sent again each time: without bench mode it
+    is refused, so every press of the referee reaches the device (the lock, the menu)."""
+    b = Bench(referee=True, black=1)
+    b.run(100)
+    for _ in range(3):
+        assert b.one("test button 60000") == {"error": REFUSED % "test button"}
+        assert b.one("test display") == {"error": REFUSED % "test display"}
+    enter_on_buttons(b, CODE)
+    assert b.app.controller.view().screen == "refmenu"
 
 
 def test_bad_unlock_lines_are_refused_in_one_line_and_are_no_try():
@@ -169,7 +183,7 @@ def test_bad_unlock_lines_are_refused_in_one_line_and_are_no_try():
         r = b.one(text)
         assert list(r) == ["error"] and ("R, H, D, S" in r["error"]
                                          or "takes one argument" in r["error"]), (text, r)
-    assert b.app.controller.settings["lock_fails"] == 0 and b.app.bench is None
+    assert b.app.controller.settings["lock_fails"] == 0 and b.app.console.bench is None
     assert b.one("unlock rhrh")["ok"] == "unlock"   # letters in either case
 
 
@@ -188,16 +202,17 @@ def test_wrong_unlocks_count_toward_the_lock_screens_wait_and_the_other_way_roun
     enter_on_buttons(b, "RRRR")         # the third wrong try, on the buttons: a wait begins
     c = b.app.controller
     assert c.settings["lock_fails"] == 3
-    assert lockcode.wait_ms(c) > 0
+    assert c.lockout.wait_ms() > 0
     refused = b.one("unlock " + CODE)   # the right code, during the wait: refused
-    assert "Locked: wait" in refused["error"] and b.app.bench is None
+    assert "Locked: wait" in refused["error"] and b.app.console.bench is None
     assert b.one("seed 1")["error"] == REFUSED % "seed"
     b.button("STOP", "long")            # out of the lock screen
-    b.run(lockcode.wait_ms(c) + 100)
+    b.run(c.lockout.wait_ms() + 100)
     assert b.one("unlock " + CODE)["ok"] == "unlock"
     assert c.settings["lock_fails"] == 0   # the right code resets the count, as on the lock
-    tries = [r for r in b.records() if r["ev"] == "lock"]
-    assert [r["result"] for r in tries] == ["wrong", "wrong", "wrong", "refused"]
+    tries = [r for r in b.records() if r["ev"] == "lock"]   # a wait's start, then the opening
+    assert [(r["result"], r["fails"], r["refused"]) for r in tries] == [("wait", 3, 0),
+                                                                       ("open", 3, 1)]
     assert all(CODE not in json.dumps(r) for r in b.records())   # never the code in the log
 
 
@@ -206,7 +221,7 @@ def test_console_tries_start_the_wait_the_lock_screen_then_keeps():
     for code in ("SSSS", "DDDD", "HHHH"):
         b.one("unlock " + code)
     c = b.app.controller
-    assert lockcode.wait_ms(c) > 0
+    assert c.lockout.wait_ms() > 0
     enter_on_buttons(b, CODE)           # the right code on the buttons: no referee menu
     assert c.view().screen != "refmenu"
     b.button("STOP", "long")
@@ -229,13 +244,13 @@ def test_lock_ten_quiet_minutes_and_a_reboot_end_bench_mode(kbd):
     assert b.one("test draws 2")["ok"] == "draws"
     b.one("maint")
     b.run(protocol.BENCH_MS + 100)              # 10 minutes without a line
-    assert b.app.bench is None and kbd == [3, -1]   # the interrupt key closed with it
+    assert b.app.console.bench is None and kbd == [3, -1]   # the interrupt key closed with it
     assert b.one("test draws 2")["error"] == REFUSED % "test draws"
     offs = [r for r in b.records() if r["ev"] == "bench" and r["mode"] == "off"]
     assert [r["why"] for r in offs] == ["lock", "timeout"]
     b.one("unlock " + CODE)
     b2 = Bench(fs=FakeFlash(b.fs.flash))         # a reboot
-    assert b2.app.bench is None and b2.one("seed 1")["error"] == REFUSED % "seed"
+    assert b2.one("seed 1")["error"] == REFUSED % "seed" and b2.app.console.bench is None
 
 
 def test_a_long_wait_line_keeps_bench_mode_in_use():
@@ -349,7 +364,7 @@ def test_bench_mode_runs_in_the_micropython_vm():
     assert r["lock"] == {"ok": "lock"} and r["after"] == {"error": REFUSED % "seed"}
     assert r["timeout"] == {"error": REFUSED % "test draws"}
     evs = [(x["ev"], x.get("mode") or x.get("result")) for x in r["log"]]
-    assert evs == [("lock", "wrong"), ("bench", "on"), ("seed", None), ("bench", "maint"),
+    assert evs == [("lock", "open"), ("bench", "on"), ("seed", None), ("bench", "maint"),
                    ("bench", "off"), ("bench", "on"), ("bench", "off")]
     assert all(x.get("seeded") for x in r["log"][3:])
 
@@ -388,41 +403,28 @@ STORE, FIRST_HASH = one_record_store()
 
 
 class Shell:
-    """What protocol.py needs of App, on the fake board: replies collect; the store is one
-    shared record (only `log ack`, gated, would touch it)."""
+    """What protocol.Console needs of App, on the fake board; the store is one shared record
+    (only `log ack`, gated, would touch it). Replies are kept as the dicts they were."""
     store = STORE
-    idle = 0
-    test = None
-    error = None
-    wait_until = None
-    last_input = 0
-    bench = None
-    maint = False
-    restart_at = None
-    job = None         # protocol's job for the next pass (unlock's judging)
 
     def __init__(self, controller):
         self.controller = controller
         self.board = Board()
-        self.replies = []
         self.usb = []
-        self.queue = []
-
-    def end_test(self):
-        self.test = None
+        self.face = types.SimpleNamespace(drawn=None)
+        self.console = protocol.Console(self, None)
+        self.replies = []
+        self.console.reply = self.replies.append
 
     def persist(self):  # the shell's records are the controller's log: nothing to write
         return True
 
-    def wake(self):
-        self.idle = 0
+    def wake(self, now):
+        pass
 
     def usb_interrupt(self, on):
         self.usb.append(on)
         return True
-
-    def reply(self, obj):
-        self.replies.append(obj)
 
 
 BUTTON_EVENTS = ([("press", n) for n in config.BUTTONS] + [("long", n) for n in config.BUTTONS])
@@ -448,13 +450,20 @@ def fresh(settings, start):
 
 
 def clone(s):
-    """A copy of the shell and its controller sharing nothing that an event changes in place."""
+    """A copy of the shell and its controller sharing nothing that an event changes in place
+    (an unlock's job and the try it waits for are copied together)."""
     c = s.controller
-    n = handheld.clone(c, Chooser)
-    n.rng.seeded = c.rng.seeded
+    rng, c.rng = c.rng, None
+    try:
+        n, job = copy.deepcopy((c, s.console.job))
+    finally:
+        c.rng = rng
+    n.rng = Chooser(n)
+    n.rng.seeded = rng.seeded
     t = Shell(n)
-    t.bench, t.maint, t.test, t.usb = s.bench, s.maint, s.test, list(s.usb)
-    t.job = s.job
+    con, was = t.console, s.console
+    con.bench, con.maint, con.test, con.job, t.usb = was.bench, was.maint, was.test, job, \
+        list(s.usb)
     return t
 
 
@@ -468,9 +477,10 @@ def event(s, kind, arg, colour):
     n = clone(s)
     c = n.controller
     c.rng.want = colour
-    if n.job is not None and kind != "power":  # the pass after an unlock: the try judged,
-        job, n.job = n.job, None               # counted on flash since the pass before
-        n.replies.append(job.step(n, c.now))   # (a power cut first: never judged)
+    con = n.console
+    if con.job is not None and kind != "power":  # the pass after an unlock: the try judged,
+        job, con.job = con.job, None             # counted on flash since the pass before
+        n.replies.append(job.step(con, c.now))   # (a power cut first: never judged)
     if kind == "press":
         c.press(arg, c.now)
     elif kind == "long":
@@ -478,7 +488,7 @@ def event(s, kind, arg, colour):
     elif kind == "tick":
         c.now += arg
     elif kind == "line":
-        reply = protocol.command(n, arg, c.now)
+        reply = con.command(arg, c.now)
         n.replies.append(reply)
     else:  # a power cut: the saved state on a new controller; bench mode was only in RAM
         rs = json.loads(json.dumps(c.resume_state()))
@@ -503,13 +513,13 @@ def broken(before, after, kind, arg, log, replies):
         kept = a.settings["lock"].split("$")
         if kept[1] in text or kept[2] in text or '"lock":' in text or '"lock_fails":' in text:
             bad.append("the code shown: %s" % text)
-    if after.bench is not None:
+    if after.console.bench is not None:
         bad.append("bench mode")
     if a.seeded or a.rng.seeded is not None:
         bad.append("the cards seeded")
     if True in after.usb:
         bad.append("USB opened")
-    if after.test is not None and after.test.name == "led":
+    if after.console.test is not None and after.console.test.name == "led":
         bad.append("the LED faked")
     if len(log) >= 64:
         bad.append("records may have been lost")
@@ -551,9 +561,10 @@ def key(s):
             shown.code if c.screen in ("lock", "newcode") else None,
             referee_screen.back.name if shown.locked else None,
             getattr(shown, "cur", None), getattr(shown, "editing", None),
-            m and json.dumps([m.title, m.text, m.back.name]), s.bench is not None, s.maint,
-            s.test and s.test.name, c.seeded, s.job and s.job.code,
-            min(lockcode.wait_ms(c), 1) if c.settings["lock_fails"] else 0)
+            m and json.dumps([m.title, m.text, m.back.name]), s.console.bench is not None,
+            s.console.maint, s.console.test and s.console.test.name, c.seeded,
+            s.console.job and (s.console.job.done, s.console.job.said),
+            min(c.lockout.wait_ms(), 1) if c.settings["lock_fails"] else 0)
 
 
 def search(settings, start, depth, lines, cap=200_000):
@@ -648,4 +659,4 @@ def test_a_random_walk_over_lines_and_buttons_loses_no_log_record():
     assert logchain.verify(lines)[0]
     assert b.app.store.exported() == 0
     assert not [x for x in lines if '"ev":"dropped"' in x]
-    assert b.app.bench is None and not b.app.controller.seeded
+    assert b.app.console.bench is None and not b.app.controller.seeded

@@ -19,7 +19,7 @@ import sys
 import pytest
 
 from conftest import ROOT, run_in_vm
-from carddraw import config, saved, settings as known
+from carddraw import config, protocol, saved, settings as known
 from carddraw.app import App
 from carddraw.protocol import Console, MAX_LINE, MAX_QUEUE
 from carddraw.controller import Controller
@@ -30,7 +30,7 @@ from carddraw.store import KEPT, Store
 from fakeflash import FakeFlash
 from test_controller_fuzz import figure
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-import logchain  # noqa: E402
+from common import logchain  # noqa: E402
 
 sys.path.insert(0, os.path.join(ROOT, "host_tests", "vmlib"))
 import hardening_board  # noqa: E402
@@ -202,7 +202,7 @@ def test_damaged_settings_boot_the_app(name, data):
     s = dict(c.settings)
     assert check(s) == (s, [])                                    # every setting valid
     assert c.resume_state() == GOOD_ACTION                       # the action came back
-    notices = list(app.notices)
+    notices = list(app.face.notices)
     assert all(isinstance(n, str) and 0 < len(n) <= 16 for n in notices)
     if notices:
         assert notices == [n for n in ("settings reset", "settings fixed") if n in notices]
@@ -228,7 +228,7 @@ def test_damaged_settings_boot_the_app(name, data):
     assert not any(r["ev"] == "error" for r in recs)
     # repaired: the next boot is quiet
     app2, _, _ = boot(fs.reboot())
-    assert app2.notices == [] and app2.controller.settings == c.settings
+    assert app2.face.notices == [] and app2.controller.settings == c.settings
     tried("settings files")
 
 
@@ -285,7 +285,7 @@ OUTCOMES = {}
 def test_odd_records_of_the_open_action_boot_the_app(name, records):
     app, fs, board = boot(good_files(log=sealed(records)))
     c = app.controller
-    notices = list(app.notices)
+    notices = list(app.face.notices)
     assert notices == []
     assert c.settings == GOOD_SETTINGS                            # the settings are not lost
     recs, bad = log_of(fs)
@@ -327,10 +327,10 @@ def test_older_firmwares_action_file_is_removed_and_the_log_gives_the_action(nam
     unread, and the log brings the action back; the next boots say nothing of it."""
     data = json.dumps(GOOD_ACTION).encode() if name == "a whole resume state" else BROKEN_FILES[name]
     app, fs, board = boot(good_files(action=data))
-    assert app.controller.resume_state() == GOOD_ACTION and app.notices == []
+    assert app.controller.resume_state() == GOOD_ACTION and app.face.notices == []
     assert ACTION not in fs.flash
     again, _, _ = boot(fs.reboot())
-    assert again.controller.resume_state() == GOOD_ACTION and again.notices == []
+    assert again.controller.resume_state() == GOOD_ACTION and again.face.notices == []
     assert again.controller.view().screen == "card"
 
 
@@ -355,7 +355,7 @@ def test_a_damaged_hint_costs_only_itself(hint):
     c = app.controller
     assert c.action is not None and saved.to_dict(c.action) == GOOD_ACTION["action"]
     assert c.action.pending == GOOD_ACTION["action"]["pending"]  # the pending card is kept
-    assert app.notices == []
+    assert app.face.notices == []
     go_on(app, board)
 
 
@@ -368,7 +368,7 @@ def test_a_damaged_hint_costs_only_itself(hint):
 def test_a_damaged_journal_entry_at_boot_is_reported_and_the_action_comes_back(name, slot0):
     app, fs, board = boot(journal_files(slot0))
     assert app.controller.resume_state() == GOOD_ACTION           # the log's records, no hint
-    assert app.notices == ["log damaged"]
+    assert app.face.notices == ["log damaged"]
     recs, bad = log_of(fs)
     assert {"ev": "damage", "file": LOG, "why": "1 bad lines"} in recs and bad == 0
     shown = go_on(app, board)
@@ -414,7 +414,7 @@ def test_damaged_older_log_boots_the_app_is_migrated_and_new_records_stay_whole(
     app, fs, board = boot(files)
     migrated = [r for r in log_of(fs)[0] if r["ev"] == "migrated"]
     assert len(migrated) == 1 and migrated[0]["damaged"] <= data.count(b"\n") + 2
-    assert app.notices == (["log damaged"] if migrated[0]["damaged"] else [])
+    assert app.face.notices == (["log damaged"] if migrated[0]["damaged"] else [])
     assert app.controller.settings == GOOD_SETTINGS
     kept = whole(GOOD_LOG, data, lambda r: json.dumps(r).encode())
     if where == "oldlog1":
@@ -433,7 +433,7 @@ def test_damaged_older_log_boots_the_app_is_migrated_and_new_records_stay_whole(
 @pytest.mark.parametrize("name,data", SEGMENT_CASES, ids=[c[0] for c in SEGMENT_CASES])
 def test_damaged_log_segment_boots_the_app_and_new_records_stay_whole(name, data):
     app, fs, board = boot(good_files(log=data))
-    assert app.notices == []                 # the log's damage is found when it is read
+    assert app.face.notices == []                 # the log's damage is found when it is read
     assert app.controller.settings == GOOD_SETTINGS
     kept = [r for r, line in zip(GOOD_LOG, sealed(GOOD_LOG).splitlines())
             if line in data.replace(b"\r\n", b"\n").split(b"\n")]
@@ -444,7 +444,7 @@ def test_damaged_log_segment_boots_the_app_and_new_records_stay_whole(name, data
         app.loop_pass(t)
     over = app.store.logfile.full
     if over:  # only a segment grown past the whole log's limit (not by the store)
-        assert name == "a 1 MB line, no newline" and "log full: export" in app.notices
+        assert name == "a 1 MB line, no newline" and "log full: export" in app.face.notices
         assert app.store.ack(*app.store.last()) is None  # the bench saved it
         app.loop_pass(20_000)
         data = b""  # the exported segment went to make room: the records wait no more
@@ -511,7 +511,7 @@ def test_bad_protocol_lines_through_app_line_get_an_error_and_change_nothing():
                     raise RuntimeError(app.last_error)
         except Exception as e:  # noqa: BLE001 -- what we are looking for
             failures.append((line[:20], "%s: %s" % (type(e).__name__, str(e)[:60])))
-            app.queue = []
+            app.console.queue = []
             continue
         got = [json.loads(r) for r in replies]
         if len(got) != 2 or "error" not in got[0] or got[1] != before:
@@ -617,12 +617,11 @@ def test_console_bad_bytes_and_overlong_lines():
     for data, want in cases:
         s = Stream(data)
         replies = []
-        con = Console(s, replies.append)
-        got = []
+        con, got = reader(s, replies)
         for _ in range(len(data) + 2):   # one call per loop pass, until the input is read
-            got += con.lines()
+            con.read()
             if s.i >= len(data):
-                got += con.lines()
+                con.read()
                 break
         s.close()
         assert got == want == console_model(data)[0], (data[:30], got)
@@ -631,13 +630,23 @@ def test_console_bad_bytes_and_overlong_lines():
     tried("console inputs", len(cases))
 
 
+def reader(stream, replies):
+    """A Console reading `stream`: its replies (dicts) into `replies`, and the whole lines it
+    reads into the list returned, as they come (the queue's own bound is tested apart)."""
+    con = Console(None, stream)
+    con.reply = replies.append
+    got = []
+    con.line = got.append
+    return con, got
+
+
 def test_console_returns_while_input_keeps_coming():
-    """Console.lines() reads a bounded amount a pass: a host sending faster than the loop
+    """Console.read() reads a bounded amount a pass: a host sending faster than the loop
     reads cannot keep the loop from feeding the watchdog."""
     s = Stream(b"show\n", endless=True)
-    con = Console(s, lambda r: None)
+    con, lines = reader(s, [])
     try:
-        lines = con.lines()
+        con.read()
     finally:
         s.close()
     assert len(lines) <= 64
@@ -654,16 +663,16 @@ def test_the_protocol_queue_and_its_replies_are_bounded_while_a_wait_holds_the_q
     app.loop_pass(20_000)
     for i in range(10000):
         app.line("show")
-    assert len(app.queue) == MAX_QUEUE and len(app.replies) == config.MAX_REPLIES
+    assert len(app.console.queue) == MAX_QUEUE and len(app.console.replies) == protocol.MAX_REPLIES
     app.loop_pass(20_020)  # the pass's reveal writes them
     got = [json.loads(r) for r in replies]
-    assert len(got) == config.MAX_REPLIES and all("busy" in r["error"] for r in got)
-    assert app.replies_dropped == 10000 - MAX_QUEUE - config.MAX_REPLIES
+    assert len(got) == protocol.MAX_REPLIES and all("busy" in r["error"] for r in got)
+    assert app.console.dropped == 10000 - MAX_QUEUE - protocol.MAX_REPLIES
     del replies[:]
     app.line("show")
     app.loop_pass(20_040)
     assert [json.loads(r)["error"] for r in replies] == [
-        "%d replies dropped: the host did not read" % (10000 - MAX_QUEUE - config.MAX_REPLIES),
+        "%d replies dropped: the host did not read" % (10000 - MAX_QUEUE - protocol.MAX_REPLIES),
         "busy: %d lines waiting, line ignored" % MAX_QUEUE]
 
 
@@ -718,7 +727,7 @@ def test_a_host_that_holds_the_port_and_never_reads_stalls_nothing():
         lines.close()
         host.close()
     assert full >= 16384 and host.written == full
-    assert app.replies_dropped > 1000
+    assert app.console.dropped > 1000
     assert board.wdt.feeds >= 6200
     draws = [r for r in app.store.read_log()[0] if r["ev"] == "draw"]
     assert [r["n"] for r in draws if not r["timed"]] == [1]      # the press worked

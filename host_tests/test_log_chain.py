@@ -25,7 +25,7 @@ from fakeflash import FakeFlash
 sys.path.insert(0, os.path.join(ROOT, "host_tests", "vmlib"))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import hardening_board  # noqa: E402
-import logchain  # noqa: E402
+from common import logchain  # noqa: E402
 
 ACTION_RECORDS = [
     {"ev": "start", "ms": 10, "skill": "surgery", "deck": [5, 2, 1, 1], "chance": 0.41},
@@ -347,6 +347,7 @@ def test_no_lost_action_when_the_last_action_ended_or_on_a_fresh_device():
     for i in range(300):  # the end far back: read backwards past a few chunks
         assert s.commit([{"ev": "settings", "ms": i, "ranks": i}], hint="x")
     records, hint = Store(fs=fs.reboot()).open_action()
+    records = list(records)  # a stream: read here to look at it whole
     assert records[:len(action)] == action and hint == "x"
     assert len(records) == len(action) + 300
     assert records[-1] == {"ev": "settings", "ms": 299, "ranks": 299}
@@ -368,7 +369,8 @@ def test_the_open_action_is_found_reading_the_logs_tail_only():
     with whole.fs.chip.counting() as c:
         assert len(whole.read_log()[0]) == 2002
     with opened.fs.chip.counting() as o:
-        assert opened.open_action() == (ACTION_RECORDS[:2], "")
+        records, hint = opened.open_action()
+        assert (list(records), hint) == (ACTION_RECORDS[:2], "")
     assert o.read_bytes * 10 < c.read_bytes and o.progs == o.erases == 0
 
 
@@ -444,7 +446,7 @@ def test_a_full_log_stops_new_actions_not_records():
             app.loop_pass(t)
             app.loop_pass(t + 20)
         assert store.room_for_action(), i
-    assert store._dropped > 100                   # the presses were only counted ...
+    assert store.room.dropped > 100               # the presses were only counted ...
     assert app.controller.view().lines[-1].startswith("Risk")      # ... and play may start
     n = 0
     while store.room_for_action():               # play's records go on into the reserve

@@ -22,7 +22,7 @@ def minute(volts):
     shown = False
     for _ in range(60):
         run(app, 1000)
-        now = bool(app.drawn) and app.drawn[1][-1].startswith("Battery low")
+        now = bool(app.face.drawn) and app.face.drawn.lines[-1].startswith("Battery low")
         said += now and not shown
         shown = now
     return said

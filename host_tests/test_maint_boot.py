@@ -70,10 +70,10 @@ def test_the_message_shows_over_a_bench_test_and_a_dark_display():
     b.one("unlock " + CODE)
     b.one("test display")
     b.run(config.OFF_AFTER_MS + 1000)                     # idle: the display goes dark
-    assert b.app.idle == 2 and b.app.test is not None
+    assert b.app.face.idle == 2 and b.app.console.test is not None
     b.one("maint")
     b.run(100)
-    assert b.app.test is None and b.app.idle == 0 and not b.board.display.asleep
+    assert b.app.console.test is None and b.app.face.idle == 0 and not b.board.display.asleep
     assert b.board.display.shown[1:3] == ["USB open until", "next restart"]
 
 
@@ -100,7 +100,7 @@ def test_a_flash_refusing_the_flag_is_an_error_and_nothing_changes(kbd):
     assert r == {"error": "maint: the flash refused maint.flag; nothing changed"}
     b.fs.failing = False
     b.run(1000)
-    assert resets == [] and kbd == [] and not b.app.maint and FLAG not in b.fs.flash
+    assert resets == [] and kbd == [] and not b.app.console.maint and FLAG not in b.fs.flash
     assert b.app.controller.show() == before
     assert [r.get("mode") for r in b.records() if r["ev"] == "bench"] == ["on"]
 
@@ -127,13 +127,13 @@ def test_maint_takes_no_argument_and_needs_bench_mode():
 
 # -- no other way to the flag -------------------------------------------------------------------
 def test_only_maint_writes_the_flag_and_only_main_py_reads_it():
-    """protocol.flag(app, True) is called from maint alone (which the gate holds until
+    """store.set_flag(MAINT_FLAG, True) is called from maint alone (which the gate holds until
     `unlock CODE`); no other firmware module names the flag's file."""
     tree = ast.parse(open(protocol.__file__).read())
     writers = []
     for fn in [n for n in tree.body if isinstance(n, ast.FunctionDef)]:
         for call in ast.walk(fn):
-            if (isinstance(call, ast.Call) and getattr(call.func, "id", None) == "flag"
+            if (isinstance(call, ast.Call) and getattr(call.func, "attr", None) == "set_flag"
                     and len(call.args) == 2 and getattr(call.args[1], "value", None) is True):
                 writers.append(fn.name)
     assert writers == ["maint"] and "maint" in protocol.GATED
@@ -169,7 +169,7 @@ def test_a_random_walk_without_the_code_never_writes_the_flag_or_resets():
     assert resets == [] and FLAG not in names
     assert all(n in KNOWN or (n.startswith("log/log.") and n.endswith(".jsonl"))
                or n.startswith("journal/j0") for n in names), names  # the journal's folders
-    assert b.app.bench is None
+    assert b.app.console.bench is None
 
 
 # -- main.py at power-on, in the MicroPython VM ---------------------------------------------------

@@ -198,7 +198,7 @@ def cpython_replies(lines, loop_ms=20):
         for _ in range(700_000 // loop_ms):  # the next pass runs it; a wait answers in time
             now += loop_ms
             app.loop_pass(now)
-            if written and app.job is None and not app.queue and app.wait_until is None:
+            if written and not app.console.busy():
                 break                        # answered, the `log` export to its end too
         assert written, "no reply to %r" % text
         out[i] = json.loads(written[-1])     # `log` writes its records, then its summary

@@ -27,7 +27,6 @@ from conftest import ROOT
 from carddraw import config, protocol
 from carddraw.app import App
 from carddraw.rng import Rng
-from carddraw.saved import unpacked
 from carddraw.store import Store
 from fakeflash import FakeFlash, PowerCut
 from test_controller_fuzz import figure
@@ -60,13 +59,12 @@ class Bench:
         def commit(records, settings=None, hint=None):
             ok = keep(records, settings, hint)
             assert ok
-            self.commits.append((self.ops(), json.loads(json.dumps([unpacked(r) for r in records]))))
+            self.commits.append((self.ops(), json.loads(json.dumps(records))))
             return ok
         self.store.commit = commit
         self.now = 1000
         self.out = []
-        # the device's own generator, seeded: the next draw worked out ahead in idle passes
-        # (Play.ahead) and taken by the press, as on the board
+        # the device's own generator, seeded; its next block hashed in idle passes
         self.app = App(self.board, self.store, Rng(SEED), self.now, write=self.out.append)
         self.c = self.app.controller
         self.policy = random.Random(7)
@@ -92,7 +90,7 @@ class Bench:
         self.app.line(text)
         for _ in range(2000):
             self.step(20)
-            if self.app.job is None and not self.app.queue and self.app.wait_until is None:
+            if not self.app.console.busy():
                 break
         return json.loads(self.out[-1])
 
@@ -187,7 +185,7 @@ class Bench:
                         if a.draws != before or self.screen() != "active":
                             break
                 else:
-                    if r > 0.6:  # a pause first: idle passes work the draw out ahead
+                    if r > 0.6:  # a pause first: idle passes (the generator's block)
                         for _ in range(6):
                             self.step(300)
                     self.press("DRAW")
@@ -267,7 +265,7 @@ def check_boot(app, store, event, ops, full=True, booted=False):
     lost, resumed behind what was shown). Not full: the records counted, not read back (the
     boot moved the journal into the log: its last seq is the records on flash). booted: a
     boot before this one may have logged records of its own (its resume, a timed draw)."""
-    assert app.notices == [] and store.take_notices() == [], app.notices
+    assert app.face.notices == [] and store.take_notices() == [], app.face.notices
     done = [r for at, records in event.commits if at < ops for r in records]
     flight = [r for at, records in event.commits if at >= ops for r in records][:8]
     if full:
@@ -410,13 +408,12 @@ def attack(lines, settings, pause=False):
     """A Bench at an action's start, on a recording chip, sent `lines` in one write with a
     reply recorder: -> (the bench, [(chip operations done when the reply was written, the
     reply)]). Operations are counted from the recording's start, as cuts() numbers them.
-    pause: idle passes first, which work the next draw out ahead (Play.ahead)."""
+    pause: idle passes first (the store's work, the generator's next block)."""
     fs = FakeFlash({config.SETTINGS_FILE: json.dumps(settings).encode()})
     b = Bench(fs)
     b.press("DRAW")                                   # the action starts
     for _ in range(20 if pause else 0):
         b.step(300)
-    b.ahead = b.c.play._next                          # the draw worked out ahead, if any
     fs.chip.record()
     fs.chip.reset_counts()
     seen = []
@@ -438,18 +435,16 @@ def done_by(n, mode):
     return n if mode == "after" else n - 1
 
 
-@pytest.mark.parametrize("pause", [False, True], ids=["drawn live", "worked out ahead"])
+@pytest.mark.parametrize("pause", [False, True], ids=["at once", "after a pause"])
 def test_the_usb_re_roll_attack_finds_no_fresh_card(pause):
     """The re-roll: `press DRAW` and 14 `show` lines in one write; the laptop sees the card in a
     reply and, when it is unwanted, cuts the power (or stops reading so the watchdog resets
     the board) to draw again. A cut at every program and erase of those passes, in each torn
     mode: whenever a reply had shown the card, the device comes back with that same card on
     show and its draw record on flash; when none had, nothing of the card was seen. No cut
-    gives the laptop a second card for the same draw. Paused first, the draw is the one the
-    idle passes worked out ahead (Play.ahead): the same holds."""
+    gives the laptop a second card for the same draw, whether idle passes came first or not."""
     b, seen = attack(["press DRAW"] + ["show"] * 14, START, pause)
     card, draws = b.c.play.card, b.c.action.draws
-    assert (b.ahead is not None and b.c.play.action is b.ahead[1].action) == pause  # taken
     assert draws == 1 and card is not None
     shown_at = min(at for at, r in seen if r.get("draws") == 1)  # the first reply showing it
     cuts = revealed = 0

@@ -296,7 +296,7 @@ def test_R22_timed_mode_never_draws_from_an_empty_deck_and_logs_no_error():
     assert all(v.screen == "active" and not v.blink for _, v in seen)
     assert "Deck empty" in " ".join(seen[-1][1].lines)
     # ... in the graphics too: no countdown beside the deck to a draw that will not come
-    side = seen[-1][1].art[5]
+    side = seen[-1][1].picture.side
     assert not any(text.startswith("in ") for text in side) and "Empty" in side, side
     # the referee puts a green back: the draws come again, after a full interval
     adjust_deck(c, 300000)
@@ -340,9 +340,9 @@ def test_R21_the_warning_blinks_white_a_colour_no_card_uses():
 def test_R21_the_warning_wakes_a_dimmed_display_and_stop_then_stops():
     r = vm(TIMED_ACTION + """
     run(app, 36000)
-    dimmed = [app.idle, SIM.contrast]
+    dimmed = [app.face.idle, SIM.contrast]
     run(app, 5000)                   # the warning is on (from 40 s)
-    woke = [app.idle, SIM.contrast, SIM.oled_on, c.view().blink]
+    woke = [app.face.idle, SIM.contrast, SIM.oled_on, c.view().blink]
     tap(app, "STOP")                 # during the warning: stops at once
     RESULT = {"dimmed": dimmed, "woke": woke, "state": c.action and c.action.state,
               "draws": c.action and c.action.draws}
@@ -356,11 +356,11 @@ def test_R21_the_warning_wakes_a_dimmed_display_and_stop_then_stops():
 def test_R21_a_press_on_a_dark_display_during_the_warning_acts_as_well_as_wakes():
     r = vm(TIMED_ACTION + """
     run(app, 39000)
-    app.idle = 2                     # the display went dark just now
+    app.face.idle = 2                     # the display went dark just now
     app.board.display.sleep(True)
     t = CLOCK.t + 1500
     c.tick(t)                        # the warning begins in the same pass as the press
     app.button("STOP", "short", t)
-    RESULT = {"idle": app.idle, "state": c.action and c.action.state}
+    RESULT = {"idle": app.face.idle, "state": c.action and c.action.state}
     """)
     assert r["idle"] == 0 and r["state"] == "stopped"

@@ -11,8 +11,10 @@ MAX_DRAWS = 10000
 LED_TESTS = ("green", "yellow", "red", "black", "off")
 
 
-def command(app, args, now):
-    """`test led|display|button|draws|end`: the first three start a Test (see Test)."""
+def command(con, args, now):
+    """`test led|display|button|draws|end` (con: protocol.Console): the first three start a
+    Test (see Test)."""
+    app = con.app
     what = args[0].lower() if args else ""
     arg = args[1] if len(args) > 1 else None
     if what not in TEST_NAMES or len(args) > 2:
@@ -20,20 +22,18 @@ def command(app, args, now):
     if what == "end":
         if arg is not None:
             return {"error": "test end takes no argument"}
-        app.end_test()
+        con.end_test()
         return {"ok": "end"}
     if what == "draws":
         return draws(app, arg)
     made = TEST_MAKERS[what](arg)
     if isinstance(made, dict):  # an error reply
         return made
-    app.last_input = now
-    if app.idle:
-        app.wake()
-    app.test = made
+    app.wake(now)
+    con.test = made
     made.output(app)  # at once, so the reply can say what the LED and display show
     if what == "button":
-        app.wait_until = now + made.button_ms
+        con.wait_until = now + made.button_ms
         return None
     if what == "led":
         return {"ok": "led", "colour": made.colour, "rgb": list(app.board.led.value)}
@@ -116,18 +116,18 @@ class Test:
                 render(View("test", self.lines), board.display, None)
             board.display.show()
 
-    def press(self, app, name, kind):
+    def press(self, con, name, kind):
         """A physical press: answers `test button`, and ends the test either way."""
-        if self.button_ms and app.wait_until is not None:
-            app.wait_until = None
-            app.reply({"ok": "button", "button": name, "kind": kind})
-        app.end_test()
+        if self.button_ms and con.wait_until is not None:
+            con.wait_until = None
+            con.reply({"ok": "button", "button": name, "kind": kind})
+        con.end_test()
 
-    def timeout(self, app):
+    def timeout(self, con):
         """The held queue's time is up: `test button` saw no press (or a `wait` ran out)."""
         if not self.button_ms:
             return {"ok": "wait"}
-        app.end_test()
+        con.end_test()
         return {"error": "no button pressed in %d ms" % self.button_ms}
 
 

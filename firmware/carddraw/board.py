@@ -42,10 +42,7 @@ class Buttons:
         tuple when there are none (every loop pass asks: it allocates nothing then)."""
         events = None
         for b in self.buttons:
-            level = b.pin.value()
-            if level and b.raw == 1 and not b.pressed:  # up, as it was (each pass three
-                continue  # of the four at least): Button.update() would change nothing
-            event = b.update(level, now_ms)
+            event = b.update(b.pin.value(), now_ms)
             if event:
                 if events is None:
                     events = []

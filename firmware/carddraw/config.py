@@ -51,7 +51,7 @@ LOOP_MS = 20             # the app loop's period
 # compacts when its block fills, and a rewrite adds its whole contents to the block. In the
 # root, beside the log's segments, the compaction read 31 KB of flash and took 250-365 us of
 # littlefs on native MicroPython (45-65 ms on the chip's estimate, with the 45 ms erase: an
-# idle pass over 100 ms); in this folder, 12 KB and 90-124 us (store.Store._state).
+# idle pass over 100 ms); in this folder, 12 KB and 90-124 us (migrate.py moves older ones in).
 STATE_DIR = "state/"
 SETTINGS_FILE = STATE_DIR + "settings.json"
 ACTION_FILE = "action.json"  # older firmware's saved action: removed (the log holds it)
@@ -67,7 +67,6 @@ LOG_RESERVE = 48 * 1024  # kept free for an action to its end: none starts with 
                          # 250 draws); over it, records that are not play's are only counted
 LOG_QUEUE = 64           # records held in RAM while the flash fails or the log is full
 LOG_REPEATS = 256        # identical records (but for "ms") counted per {"ev": "repeat"} line
-MAX_REPLIES = 64         # console replies held for a host that reads slowly, or not at all
 
 # -- Settings a referee or player can change, and their defaults ---------------------------------
 # name: (default, low, high); booleans and the skill are listed apart.

@@ -1,24 +1,23 @@
 # The bench's `log` command: the log streamed line by line as it is on flash (hashes and all,
-# so tools/bench.py can check the chain, tools/logchain.py), the device's unique id, and the
+# so tools/bench.py can check the chain), the device's unique id, and the
 # acknowledgement `log ack SEQ HASH` the bench sends once the export is saved, which lets the
 # store drop segments holding only exported records when the log is full. Imported on the
 # first `log` line and kept.
-from carddraw.config import MAX_REPLIES
-from carddraw.logfile import hand
-from carddraw.logline import HASH_DIGITS, LINE_MAX
+from carddraw.logline import HASH_DIGITS
 
-LINES = 3  # log lines sent at most in a pass: by make bench's chip model about 20 ms each
-CHUNK = 256  # bytes read at a time (read_some)
+LINES = 3  # log lines sent at most in a pass (each is a JSON reply to make and send)
 QUIET = 8  # passes of lines, then one left quiet: the app collects garbage in it (App.update)
 WAIT_MAX = 50  # passes left to the idle housekeeping (presses keep it waiting), then the
                # export moves the journal's records itself, a step a pass
 USAGE = "log, or log ack SEQ HASH (the last record saved: its seq and its 12-digit hash)"
 
 
-def command(app, args):
-    """One `log` line (args: the words after it) -> the final reply dict."""
+def command(con, args):
+    """One `log` line (args: the words after it; con: protocol.Console) -> the final reply
+    dict, or None while the export runs."""
     if not args:
-        return stream(app)
+        con.job = Export()
+        return None
     if len(args) != 3 or args[0] != "ack":
         return {"error": "log takes no argument, or: " + USAGE}
     seq, h = args[1], args[2]
@@ -26,15 +25,8 @@ def command(app, args):
         return {"error": "log ack needs a record number (1 to 9 digits); " + USAGE}
     if len(h) != HASH_DIGITS or not all(c in "0123456789abcdef" for c in h):
         return {"error": "log ack needs the record's hash, 12 digits 0-9 a-f; " + USAGE}
-    why = app.store.ack(int(seq), h)
+    why = con.app.store.ack(int(seq), h)
     return {"error": why} if why else {"ok": "ack", "seq": int(seq)}
-
-
-def stream(app):
-    """Every log line as its own reply, {"log": "<the line's text>"}, a few a pass (Export),
-    then {"ok": "log", "records", "damaged", "device"}."""
-    app.job = Export()
-    return None
 
 
 class Export:
@@ -52,7 +44,8 @@ class Export:
         self.waited = 0     # passes spent waiting for the journal's records
         self.sent = 0       # passes of lines since the last quiet one
 
-    def step(self, app, now):
+    def step(self, con, now):
+        app = con.app
         store = app.store
         self.busy = False
         if self.files is None:
@@ -67,18 +60,18 @@ class Export:
                     self.busy = True
                     return None
             store.flush()  # nothing left to move by now, unless the flash refused
-            self.files = store.logfile.files()
+            self.files = store.log_files()
         if self.sent >= QUIET:
             self.sent = 0
             return None
         self.sent += 1
         self.busy = True
-        room = min(LINES, MAX_REPLIES - 1 - len(app.replies))
+        room = min(LINES, con.room())
         while room > 0 and self.files:
-            texts, self.at, bad = read_some(store.logfile, self.files[0], self.at, room)
+            texts, self.at, bad = store.read_lines(self.files[0], self.at, room)
             self.damaged += bad
             for text in texts:
-                app.reply({"log": text})
+                con.reply({"log": text})
             self.records += len(texts)
             room -= len(texts)
             if self.at is None:
@@ -88,52 +81,3 @@ class Export:
             return None
         return {"ok": "log", "records": self.records, "damaged": self.damaged,
                 "device": app.board.unique_id()}
-
-
-def read_some(log, name, start, n):
-    """Up to n whole lines of the log's file `name` (log: logfile.LogFile) from byte `start`
-    (where a line starts), each as its text. -> (texts, where the next line starts or None
-    at the file's end, lines skipped as damaged). Read CHUNK bytes at a time and split here:
-    MicroPython's readline reads a byte per call, and the export reads every line."""
-    texts = []
-    bad = 0
-    try:
-        f = log.store.fs.open(log.store.root + name, "rb")
-    except OSError:
-        return texts, None, 0
-    try:
-        f.seek(start)
-        at = start      # where `buf` starts in the file
-        buf = b""
-        skipping = False  # in an overlong line: to its end, and on
-        while len(texts) < n:
-            end = buf.find(b"\n")
-            if end < 0 and len(buf) < LINE_MAX:
-                more = f.read(CHUNK)
-                if more:
-                    buf += more
-                    continue
-            if end < 0:  # no newline: the file's torn end, or LINE_MAX without one
-                if not buf:
-                    return texts, None, bad
-                if len(buf) < LINE_MAX:
-                    return texts, None, bad + (0 if skipping else hand(buf, texts.append, True))
-                bad += 0 if skipping else 1
-                skipping = True
-                at += len(buf)
-                buf = b""
-                continue
-            line = buf[:end + 1]
-            buf = buf[end + 1:]
-            at += end + 1
-            if skipping:
-                skipping = False
-            elif len(line) > LINE_MAX:
-                bad += 1
-            else:
-                bad += hand(line, texts.append, True)
-        return texts, at, bad
-    except OSError:
-        return texts, None, bad + 1
-    finally:
-        f.close()

@@ -47,7 +47,7 @@ def send(app, *lines):
     for line in lines:
         app.line(line)
     run(app, 20)
-    while app.queue or app.wait_until is not None or app.job is not None:
+    while app.console.busy():
         run(app, 20)
     return [json.loads(r) for r in REPLIES]
 

@@ -130,7 +130,7 @@ def line(text):
     app.line(text)
     for _ in range(3000):
         idle(20)
-        if app.job is None and not app.queue and app.wait_until is None:
+        if not app.console.busy():
             break
     idle(100)
 

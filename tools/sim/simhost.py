@@ -47,7 +47,7 @@ import framebuf
 from machine import SIM
 
 from carddraw import config
-from carddraw.render import View, render
+from carddraw.render import render
 from carddraw.app import App
 from carddraw.rng import Rng
 from carddraw.board import Board
@@ -155,9 +155,8 @@ class Device:
 
     def busy(self):
         """Protocol input not yet read, lines queued, a `wait` or the `log` export running."""
-        app = self.app
-        return (bool(self.serial.buf) or bool(app.queue) or app.wait_until is not None
-                or app.job is not None)
+        console = self.app.console
+        return bool(self.serial.buf) or console is not None and console.busy()
 
     def run_line(self, text):
         """One protocol line, typed into the serial console and run to its end in simulated
@@ -296,9 +295,10 @@ class Device:
         """The picture's text. A picture of a view with art (graphics: a deck bar, large
         digits, a card) reads as that view's lines when the OLED shows exactly the firmware's
         rendering of it; any other picture is read from its pixels (ocr)."""
-        key = self.app.drawn
-        if key is not None and key[3] and self.render_view() == binascii.hexlify(pic).decode():
-            lines = [line.rstrip() for line in self.app.on_show.lines]  # the picture's view
+        view = self.app.face.drawn
+        if view is not None and view.picture is not None \
+                and self.render_view() == binascii.hexlify(pic).decode():
+            lines = [line.rstrip() for line in view.lines]  # the picture's view
             return lines + [""] * (config.ROWS - len(lines))
         return self.ocr(pic)
 
@@ -328,13 +328,12 @@ class Device:
     def render_view(self):
         """Hex of the firmware's own rendering (render.render on a framebuf) of the view the
         app last sent to the display: what the OLED should show, for the tests."""
-        key = self.app.drawn
-        if key is None:
+        face = self.app.face
+        if face.drawn is None:
             return ""
         buf = bytearray(1024)
         fb = framebuf.FrameBuffer(buf, 128, 64, framebuf.MONO_VLSB)
-        render(View(key[0], list(key[1] or ()), art=key[3]), fb, key[2] * 10)  # a picture's
-        # lines are not in the key: not drawn
+        render(face.drawn, fb, face.battery)
         return binascii.hexlify(buf).decode()
 
     def stats(self):

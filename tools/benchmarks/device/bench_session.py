@@ -134,8 +134,8 @@ class Session:
             raise RuntimeError("a loop pass raised: %s" % self.app.last_error)
 
     def busy(self):
-        app = self.app
-        return app.job is not None or app.queue or app.wait_until is not None
+        console = self.app.console
+        return console is not None and console.busy()
 
     def idle(self, ms):
         """Passes every LOOP_MS for ms, nothing pressed (console passes while a line runs)."""

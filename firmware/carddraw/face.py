@@ -1,0 +1,125 @@
+# The reveal, the last part of a loop pass: the LED, the display and the buzzer show what the
+# controller says, after the persist (app.py). The LED first (a drawn card's colour before
+# its frame is worked out), then the display, only when the view changed and then only what
+# changed (render.py, ssd1306.py), then the sounds. Also what the display adds of its own: the
+# notices on the bottom line, the battery icon, an error until the next press, and dimming
+# when nobody has pressed for a while. Pure but for the board it is given.
+from carddraw import config
+from carddraw.render import View, render
+
+NOTICE_MS = 4000      # a notice (a damaged file, an error) stays this long on the bottom line
+NOTICES_MAX = 8       # notices waiting; more are dropped (a repeat is never queued twice)
+BLINK_MS = 250        # the LED's blink in the timed warning (R21)
+LOW_BATTERY = 15      # percent: below it the device says the battery is low, once
+BATTERY_MS = 5000     # the battery is read this often (8 ADC reads each), not every pass
+AWAKE, DIMMED, DARK = 0, 1, 2
+
+
+class Face:
+    def __init__(self, board, now):
+        self.board = board
+        self.drawn = None        # the View on the display (None: not known, drawn whole)
+        self.battery = None      # the battery icon's percent, in steps of 10
+        self.battery_at = None   # when the battery was last read
+        self.low_said = False    # the low battery was said (said again only once charged)
+        self.notices = []        # the bottom line's notices, oldest first
+        self.notice_until = now + NOTICE_MS
+        self.last_input = now    # the last press: the display dims and goes dark after it
+        self.idle = AWAKE
+        self.error = None        # an error View, shown until the next press
+
+    def notice(self, text):
+        if text and text not in self.notices and len(self.notices) < NOTICES_MAX:
+            self.notices.append(text)
+
+    def wake(self, level):
+        """The display on and at the settings' brightness `level`; drawn whole again."""
+        self.idle = AWAKE
+        display = self.board.display
+        display.sleep(False)
+        display.brightness(level)
+        self.drawn = None
+
+    def show(self, ctl, store, now, quick=False):
+        """LED, display, buzzer: the controller's view (quick: odds may show "..."), or the
+        error on show; store: where the notices come from."""
+        board = self.board
+        error = self.error
+        if error is not None:
+            led, blink = error.led, error.blink
+        else:  # the card's colour, or white blinking during the warning (R21)
+            led, play = ctl.led(quick), ctl.play
+            blink = play is not None and play.warn > 0
+        if blink and (now // BLINK_MS) % 2:
+            led = None
+        board.led.show(led)  # first: a drawn card's colour before its frame is worked out
+        view = error or ctl.view(quick)
+        for text in store.take_notices():
+            if not self.notices:
+                self.notice_until = now + NOTICE_MS  # a fresh notice gets its full time
+            self.notice(text)
+        if self.notices and now - self.notice_until >= 0:
+            self.notices.pop(0)
+            self.notice_until = now + NOTICE_MS
+        if self.notices:
+            lines = view.lines[:config.ROWS - 1]
+            lines.append(self.notices[0][:config.COLS])
+            view = View(view.screen, lines, view.led, view.blink)
+        if self.idle != DARK:
+            self.draw(view, ctl, store, now)
+        for pattern in ctl.take_beeps():
+            board.buzzer.play(pattern, now)
+        board.buzzer.update(now)
+
+    def draw(self, view, ctl, store, now):
+        """The view on the display, if it is not what the display shows already."""
+        board = self.board
+        if self.battery_at is None or now - self.battery_at >= BATTERY_MS:
+            self.battery_at = now
+            percent = board.battery.percent()
+            self.battery_low(percent, ctl, store)
+            if percent // 10 * 10 != self.battery:
+                self.battery = percent // 10 * 10
+                self.drawn = None  # the icon changed: the frame drawn whole
+        drawn = self.drawn
+        if drawn is view or view == drawn:
+            return
+        self.drawn = None  # not known while a render runs: one stopped half way left half
+        render(view, board.display, self.battery, drawn)
+        board.display.show()
+        self.drawn = view
+
+    def battery_low(self, percent, ctl, store):
+        """Below LOW_BATTERY percent the device says so in words, once (a notice, not on every
+        frame), and logs it; it says so again only after a charge above LOW_BATTERY + 10."""
+        if percent < LOW_BATTERY and not self.low_said:
+            self.low_said = True
+            store.notice("Battery low: %d%%" % percent)
+            ctl.record("battery", percent=percent)
+        elif percent >= LOW_BATTERY + 10:
+            self.low_said = False
+
+    def idle_check(self, ctl, now):
+        """Dim after DIM_AFTER_MS without a press, dark after OFF_AFTER_MS; the timed warning
+        (R21) wakes the display and keeps it awake for the card it draws."""
+        if ctl.warn:
+            self.last_input = now
+            if self.idle:
+                self.wake(ctl.settings["brightness"])
+        idle_for = now - self.last_input
+        display = self.board.display
+        if self.idle == AWAKE and idle_for >= config.DIM_AFTER_MS:
+            self.idle = DIMMED
+            display.brightness(1)
+            display.contrast(0)
+        elif self.idle == DIMMED and idle_for >= config.OFF_AFTER_MS:
+            self.idle = DARK
+            display.sleep(True)
+
+    def fail(self, why):
+        """An error shown until the next press."""
+        cols = config.COLS
+        self.error = View("error", ["ERROR", why[:cols], why[cols:2 * cols],
+                                    why[2 * cols:3 * cols], "", "", "any key: go on", ""],
+                          "red", False)
+        self.drawn = None
