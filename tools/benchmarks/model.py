@@ -1,29 +1,26 @@
-"""The chip model make bench estimates with (no RP2040 here; TOOLCHAIN.md's measured facts).
+"""The chip model make bench estimates with (no RP2040 here), calibrated against the rp2 port's
+measured table (TOOLCHAIN's "The firmware on the rp2 port, measured again": the stock v1.28.0
+RPI_PICO build on an emulated RP2040 at 125 MHz, commit 892aee1, the deployed .mpy files).
 
-- CPU: native MicroPython's time (the unix port on this machine, the deployed .mpy files) times
-  a slowdown. The rp2 port measured on an emulated RP2040 at 125 MHz: fib(20) 238 ms and a
-  100,000-step arithmetic loop 741 ms, where native MicroPython took 1.6 ms and 4.5 ms: about
-  x150 on the machines of that day. Machines differ (this kind of host has run the same fib(20)
-  in 1.6 to 3 ms), so the slowdown is calibrated here, as those two workloads take on this
-  machine now (calibrate(): the fastest of several runs, the larger of the two ratios), and
-  is the factor that takes this machine's time to the chip's: x150 where fib(20) takes 1.6 ms.
-  The emulator charged nothing for code reads from flash (XIP), so the chip is slower still:
-  every CPU figure here is a lower bound for the firmware's Python. The store's file calls run
-  in that time on littlefs as the board has it (MicroPython's own VfsLfs2, the same C code,
-  on an image file of the board's 352 blocks, mounted with the rp2 port's parameters; the
-  image's reads and writes are left out, as the board's flash is C and its programs and
-  erases are counted apart) and are scaled with it. That charges littlefs's C at bytecode's
-  slowdown, which likely overstates it (C is not interpreted; the rp2 port imported this
-  firmware in 371 ms where this model says about 1,000, an import being mostly C); a host
-  filesystem in its place (tmpfs, as the bench had it before) took a fifth of littlefs's
-  time for a journal slot's open, write and close, and understated it.
-- Flash (W25Q16JV): a page program (256 B) typically 0.4 ms, at most 3 ms; a 4 KB sector erase
-  typically 45 ms, at most 400 ms (datasheet). The counts come from littlefs-python with the
-  board's geometry; reads are memory-mapped (XIP) and charged nothing. Programming or erasing
-  stalls the CPU (code runs from the same chip), so the time adds to the pass.
-- I2C at config.I2C_FREQ (400 kHz): a write of n bytes is START, the address byte, the n bytes
-  (9 clocks each with the ACK), STOP: 9 * (n + 1) + 2 clocks, the bytes counted as the ssd1306
-  driver hands them to machine.I2C. The rp2 port's I2C writes block until sent.
+An event's estimate, from the press event (the debounced press, as that table times it):
+    PHASE_MS + FIXED_MS + K * cpu + flash + I2C
+- PHASE_MS: the loop's phase. A pass comes every LOOP_MS, so a press event waits 0 to LOOP_MS
+  for the pass that sees it: LOOP_MS / 2 on average.
+- cpu: native MicroPython's time for the pass to that mark (the unix port, the deployed .mpy
+  files) times the slowdown calibrated on this machine: TOOLCHAIN's two workloads (fib(20) 238
+  ms, a 100,000-step loop 741 ms on the chip) against their time here (calibrate(): x150 where
+  fib(20) takes 1.6 ms). That slowdown fits bytecode; the firmware's passes are much C
+  (framebuf, json, hashlib, littlefs), so the chip's own figures weigh it by K.
+- K and FIXED_MS: fitted, by least squares, to the four press events of the measured table
+  against this model's figures for the same firmware (892aee1, CALIBRATION below): FIXED_MS is
+  what a press's pass costs on the chip that native time does not show (the loop's own
+  overhead, the flash's stalls around a program), K the share of the bytecode slowdown the
+  firmware's mix pays. The boot, mostly imports (C), has its own factor BOOT_K from its one
+  measured figure. The fit's residuals are printed by make bench beside each event.
+- flash: the pass's littlefs-python counts (the board's geometry) at the W25Q16JV's typical
+  0.4 ms a page and 45 ms a 4 KB erase (worst: 3 ms and 400 ms); it stalls the CPU.
+- I2C: the bytes the ssd1306 driver hands machine.I2C, 9 clocks a byte at 400 kHz.
+Every figure from this model is an ESTIMATE; only MEASURED is a measurement (of 892aee1).
 """
 from carddraw import config
 
@@ -32,6 +29,51 @@ CHIP_US = {"fib(20)": 238000, "loop": 741000}   # the rp2 port, measured (TOOLCH
 PAGE_MS = {"typical": 0.4, "worst": 3.0}
 ERASE_MS = {"typical": 45.0, "worst": 400.0}
 I2C_HZ = config.I2C_FREQ
+PHASE_MS = config.LOOP_MS / 2.0
+
+# TOOLCHAIN.md's measured table (commit 892aee1, .mpy files): ms from the press event (the
+# release + the 30 ms debounce of that firmware), the boot from reset to the first frame.
+MEASURED = {"led": 31.7, "frame": 53.1, "start": 63.9, "setup": 44.0, "boot": 898.0}
+# This model's parts for the same firmware (make bench run on 892aee1, the median event of its
+# session): cpu in ms at the calibrated slowdown, and flash + I2C in ms.
+CALIBRATION = {"led": (10.06, 0.4), "frame": (24.51, 0.4 + 13.41),
+               "start": (43.82, 0.4 + 23.27), "setup": (29.37, 0.4 + 4.78),
+               "boot": (1097.3, 47.33)}
+PRESSES = ("led", "frame", "start", "setup")
+
+
+def _fit():
+    """(K, FIXED_MS) by least squares over PRESSES: measured - phase - rest = FIXED + K cpu."""
+    xs = [CALIBRATION[e][0] for e in PRESSES]
+    ys = [MEASURED[e] - PHASE_MS - CALIBRATION[e][1] for e in PRESSES]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    k = (sum((x - mx) * (y - my) for x, y in zip(xs, ys))
+         / sum((x - mx) ** 2 for x in xs))
+    return k, my - k * mx
+
+
+K, FIXED_MS = _fit()
+BOOT_K = (MEASURED["boot"] - CALIBRATION["boot"][1]) / CALIBRATION["boot"][0]
+
+
+def press_ms(cpu, rest):
+    """An event's estimate from the press event: its pass's cpu (ms at the slowdown) and its
+    flash and I2C ms."""
+    return PHASE_MS + FIXED_MS + K * cpu + rest
+
+
+def boot_ms(cpu, rest):
+    return BOOT_K * cpu + rest
+
+
+def fit_note():
+    """One line per measured event: the fit's own estimate of 892aee1 against the measure."""
+    out = []
+    for e in PRESSES + ("boot",):
+        cpu, rest = CALIBRATION[e]
+        est = boot_ms(cpu, rest) if e == "boot" else press_ms(cpu, rest)
+        out.append("%s %.1f (measured %.1f)" % (e, est, MEASURED[e]))
+    return ", ".join(out)
 
 
 CALIBRATE = """
