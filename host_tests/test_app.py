@@ -156,6 +156,35 @@ def test_idle_dims_then_turns_off_and_the_waking_press_does_nothing_else():
     assert r["lines_after"] != r["lines_before"]       # the next press works
 
 
+def test_a_press_on_a_dimmed_display_acts_and_a_screen_that_changes_by_itself_is_bright():
+    """Every press counts: on a dimmed display (30 s idle at set-up) RANK wakes it and adds a
+    rank at once. The finishing minute keeps the display awake, and the summary it comes to
+    by itself shows at full brightness, its idle clock new: its DRAW acts at the first press."""
+    r = vm("""
+        app = boot()
+        run(app, 1000)
+        bright = SIM.contrast
+        run(app, 31000)
+        dim = SIM.contrast
+        tap(app, "RANK")
+        after_press = [SIM.contrast, app.controller.show()["lines"][2]]
+        send(app, "press DRAW", "press STOP", "press DRAW")   # start, stop: the finishing
+        screen = app.controller.screen
+        run(app, 59000)
+        during = [app.face.idle, SIM.contrast]
+        run(app, 2000)                                       # the summary, by itself
+        summary = [app.controller.screen, app.face.idle, SIM.contrast]
+        run(app, 25000)                                      # under the dimming time
+        tap(app, "DRAW")                                     # one press: set-up again
+        RESULT = {"bright": bright, "dim": dim, "after_press": after_press, "screen": screen,
+                  "during": during, "summary": summary, "end": app.controller.screen}
+    """)
+    assert r["dim"] < r["bright"]
+    assert r["after_press"] == [r["bright"], "Ranks 2  Help 0"]   # woke and acted
+    assert r["screen"] == "finishing" and r["during"] == [0, r["bright"]]
+    assert r["summary"] == ["summary", 0, r["bright"]] and r["end"] == "setup"
+
+
 def test_power_cut_resumes_the_action_so_a_black_is_no_escape():
     r = vm("""
         app = boot()
@@ -315,3 +344,33 @@ def test_the_self_test_runs_when_no_timed_action_is_open():
         RESULT = [app.begin_selftest(CLOCK.t), app.selftest is not None]
     """)
     assert r == [True, True]
+
+
+def test_a_button_with_no_long_press_acts_as_it_goes_down():
+    """DRAW on the active screen has no long press: the card comes while the finger is still
+    down (a debounce and a pass after it went down); on set-up DRAW has one (the options), so
+    it acts at its release, as RANK does there."""
+    r = vm("""
+        app = boot()
+        run(app, 200)
+        SIM.press("DRAW")
+        run(app, 100)
+        on_setup = app.controller.screen            # still down: set-up waits for the release
+        SIM.release("DRAW")
+        run(app, 100)
+        started = app.controller.screen
+        run(app, 300)
+        SIM.press("DRAW")
+        t0 = CLOCK.t
+        while app.controller.screen == "active" and CLOCK.t - t0 < 500:
+            run(app, 20)
+        took = CLOCK.t - t0
+        card = [app.controller.screen, app.board.led.colour is not None]
+        SIM.release("DRAW")
+        run(app, 200)
+        RESULT = {"on_setup": on_setup, "started": started, "card": card, "took": took,
+                  "after": app.controller.screen}
+    """)
+    assert r["on_setup"] == "setup" and r["started"] == "active"
+    assert r["card"] == ["card", True] and r["took"] <= 60     # the finger still down
+    assert r["after"] == "card"                                # the release did nothing more

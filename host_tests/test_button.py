@@ -129,3 +129,31 @@ def test_button_module_is_pure():
         elif isinstance(node, ast.ImportFrom):
             names.add(node.module)
     assert names == {"carddraw"}                       # config only: no machine, time, asyncio
+
+
+def feed_down(levels, poll_ms=1):
+    """As feed(), for a button with no long press on the screen on show."""
+    b = Button("DRAW")
+    events = []
+    for t in range(0, len(levels), poll_ms):
+        e = b.update(levels[t], t, False)
+        if e:
+            events.append((e, t))
+    return events
+
+
+@settings(max_examples=300, deadline=None)
+@given(seed=st.integers(0, 10 ** 6), bounce_in=st.integers(0, DEBOUNCE - 5),
+       bounce_out=st.integers(0, DEBOUNCE - 5), hold=st.integers(DEBOUNCE + 45, 3 * LONG),
+       poll_ms=st.sampled_from((1, 5, 20)))
+def test_with_no_long_press_one_short_event_as_the_finger_goes_down(seed, bounce_in, bounce_out,
+                                                                     hold, poll_ms):
+    """A button the screen gives no long press acts once, as the press counts (the finger
+    still down, a debounce after its last bounce), never again at the release, however long
+    it is held: no long event either."""
+    levels = press_levels(random.Random(seed), bounce_in, hold, bounce_out)
+    events = feed_down(levels, poll_ms)
+    assert [e for e, _ in events] == ["short"]
+    at = events[0][1]
+    assert at < 100 + bounce_in + hold                       # before the finger comes up
+    assert at <= 100 + bounce_in + DEBOUNCE + 2 * poll_ms     # a debounce after it settled

@@ -148,7 +148,7 @@ from carddraw.store import Store
 board = Board()
 app = A.App(board, Store(), None, 1000)
 pending = []
-board.buttons.poll = lambda now: pending and [pending.pop()] or ()
+board.buttons.poll = lambda now, longs=(): pending and [pending.pop()] or ()
 now = 1000
 for _ in range(100):      # set-up, then quiet: the boot's garbage goes
     now += 20

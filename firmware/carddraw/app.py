@@ -17,7 +17,7 @@ import sys
 
 from carddraw import config
 from carddraw.controller import Controller
-from carddraw.face import Face
+from carddraw.face import DARK, Face
 from carddraw.rng import Rng
 from carddraw.store import Store
 
@@ -68,18 +68,19 @@ class App:
 
     # -- input -----------------------------------------------------------------------------------
     def button(self, name, kind, now):
-        """A press, from the buttons or the console's `press`/`long`. The press that wakes a
-        dark display, or ends a bench test, does nothing else; during the timed warning a
-        press acts as well (R21: STOP then stops at once, the draw does not wait)."""
+        """A press, from the buttons or the console's `press`/`long`. Every press counts: only
+        the one that turns a dark display on is spent on waking it (a dimmed one acts), and
+        the one that ends a bench test; during the timed warning even that one acts (R21:
+        STOP then stops at once, the draw does not wait)."""
         face = self.face
         console = self.console
         if console is not None and console.test is not None:
             console.test.press(console, name, kind)
             self.wake(now)
             return
-        asleep = face.idle
+        dark = face.idle == DARK
         self.wake(now)
-        if asleep and not self.controller.warn:
+        if dark and not self.controller.warn:
             return
         face.error = None
         if kind == "long":
@@ -149,7 +150,7 @@ class App:
         console = self.console
         if console is not None:
             console.read()
-        events = self.board.buttons.poll(now)
+        events = self.board.buttons.poll(now, c.shown.longs)
         for name, kind in events:
             self.button(name, kind, now)
         ran = console is not None and console.serve(now)

@@ -37,12 +37,17 @@ class Buttons:
         self.buttons = [Button(name, Pin(config.BUTTON_PINS[name], Pin.IN, Pin.PULL_UP))
                         for name in config.BUTTONS]
 
-    def poll(self, now_ms):
+    def poll(self, now_ms, longs=config.BUTTONS):
         """Read every button -> the events, (name, "short" | "long") each: a list, or an empty
-        tuple when there are none (every loop pass asks: it allocates nothing then)."""
+        tuple when there are none (every loop pass asks: it allocates nothing then). longs:
+        the buttons with a long press on the screen on show (the others act as they go
+        down)."""
         events = None
         for b in self.buttons:
-            event = b.update(b.pin.value(), now_ms)
+            level = b.pin.value()
+            if b.at_rest(level):
+                continue
+            event = b.update(level, now_ms, b.name in longs)
             if event:
                 if events is None:
                     events = []

@@ -16,12 +16,14 @@ def elapsed(later, earlier):
 
 
 class Button:
-    """update(level, now_ms) takes the raw level (0 = pressed: the pin has a pull-up and the
-    button joins it to GND) and returns "short", "long" or None:
+    """update(level, now_ms, has_long) takes the raw level (0 = pressed: the pin has a pull-up
+    and the button joins it to GND) and returns "short", "long" or None:
     - a level counts only once it has been steady for debounce_ms, so contact bounce shorter
       than that gives exactly one press and one release;
-    - "long" fires once, when a press has lasted long_ms, and its release is then silent;
-    - "short" fires on the release of a press that never reached long_ms;
+    - has_long False (the screen on show gives this button no long press): "short" as soon as
+      the press counts, the finger going down; its release is then silent;
+    - has_long True: "long" once, when a press has lasted long_ms (its release then silent),
+      else "short" at the release;
     - a press already down at the first update (held at power-on) makes no event at all.
     """
 
@@ -31,13 +33,17 @@ class Button:
         self.debounce_ms = config.DEBOUNCE_MS if debounce_ms is None else debounce_ms
         self.long_ms = config.LONG_PRESS_MS if long_ms is None else long_ms
         self.pressed = False   # the debounced state
-        self.raw = -1          # the last raw level seen; -1 before the first update (read
-                               # by board.Buttons: up as it was, no update needed)
+        self.raw = -1          # the last raw level seen; -1 before the first update
         self._since = 0        # when the raw level last changed
         self._down_at = 0      # when the current press began
-        self._quiet = False    # the current press has had its event (long, or power-on)
+        self._quiet = False    # the current press has had its event (down, long, power-on)
 
-    def update(self, level, now_ms):
+    def at_rest(self, level):
+        """Whether the button is up and was up, settled: update() would change nothing (the
+        board asks before calling it: each pass three of the four buttons at least)."""
+        return level == 1 and self.raw == 1 and not self.pressed
+
+    def update(self, level, now_ms, has_long=True):
         if self.raw < 0:
             self.raw = level
             self._since = now_ms
@@ -50,11 +56,11 @@ class Button:
             self.pressed = level == 0
             if self.pressed:
                 self._down_at = self._since
-                self._quiet = False
-            elif self._quiet:
+                self._quiet = not has_long
+                return None if has_long else "short"  # no long press here: act now
+            if self._quiet:
                 return None
-            else:
-                return "short"
+            return "short"
         if self.pressed and not self._quiet and elapsed(now_ms, self._down_at) >= self.long_ms:
             self._quiet = True
             return "long"

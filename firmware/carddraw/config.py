@@ -39,7 +39,7 @@ BATTERY_FULL_V = 3.95
 PICO_W = False       # a Pico W must drive GP25 high while reading VSYS
 
 # -- Timings -------------------------------------------------------------------------------------
-DEBOUNCE_MS = 30
+DEBOUNCE_MS = 20        # a level steady this long counts: one loop pass (bounce is ~5 ms)
 LONG_PRESS_MS = 800
 DIM_AFTER_MS = 30_000    # display dims when idle
 OFF_AFTER_MS = 120_000   # display turns off when idle

@@ -26,6 +26,7 @@ class Face:
         self.notice_until = now + NOTICE_MS
         self.last_input = now    # the last press: the display dims and goes dark after it
         self.idle = AWAKE
+        self.screen = None       # the screen last shown: a change is activity, pressed or not
         self.error = None        # an error View, shown until the next press
 
     def notice(self, text):
@@ -65,6 +66,11 @@ class Face:
             lines = view.lines[:config.ROWS - 1]
             lines.append(self.notices[0][:config.COLS])
             view = View(view.screen, lines, view.led, view.blink)
+        if view.screen != self.screen:  # a new screen, by a press or by itself (the summary,
+            self.screen = view.screen    # a timed card): at full brightness, the clock anew
+            self.last_input = now
+            if self.idle:
+                self.wake(ctl.settings["brightness"])
         if self.idle != DARK:
             self.draw(view, ctl, store, now)
         for pattern in ctl.take_beeps():
@@ -100,9 +106,12 @@ class Face:
             self.low_said = False
 
     def idle_check(self, ctl, now):
-        """Dim after DIM_AFTER_MS without a press, dark after OFF_AFTER_MS; the timed warning
-        (R21) wakes the display and keeps it awake for the card it draws."""
-        if ctl.warn:
+        """Dim after DIM_AFTER_MS without a press, dark after OFF_AFTER_MS; never while an
+        action draws or finishes (the rules' cadence is a draw every 30-60 s: R21, R23), and
+        the timed warning wakes it for the card it draws."""
+        play = ctl.play
+        if ctl.warn or play is not None and (play.action.state == "active"
+                                             or ctl.screen == "finishing"):
             self.last_input = now
             if self.idle:
                 self.wake(ctl.settings["brightness"])

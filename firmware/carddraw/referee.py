@@ -77,6 +77,7 @@ class Lock(Screen):
 
 class NewCode(Screen):
     name = "newcode"
+    longs = ("RANK", "DRAW", "STOP")
     locked = True
     held = True
 

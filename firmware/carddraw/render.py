@@ -91,11 +91,13 @@ class Picture:
         return d
 
     def same_bar(self, other):
-        return (other is not None and type(other) is type(self) and other.skill == self.skill
-                and other.title == self.title)
+        """Whether `other` (a picture, or None) has this title bar: then only the deck's cells
+        that changed and the stage are drawn over it (a card over the deck, and back)."""
+        return other is not None and other.skill == self.skill and other.title == self.title
 
     def __eq__(self, other):
-        return self.same_bar(other) and self.counts == other.counts and \
+        return isinstance(other, Picture) and other.kind == self.kind and \
+            self.same_bar(other) and self.counts == other.counts and \
             self.foot == other.foot and self.stage() == other.stage()
 
     def draw(self, canvas, before=None):

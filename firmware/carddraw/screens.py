@@ -14,6 +14,8 @@ MSG_MS = 10000  # a message goes back by itself after this long (R21: nothing st
 
 class Screen:
     name = ""
+    longs = ("STOP",)  # buttons with a long press here (hold STOP: the lock, on any screen);
+                       # the others act as they go down
     locked = False  # a referee screen, the lock included: hold STOP leaves, 30 s idle closes
     held = False    # reached only with the code: a timed draw waits while it is open (R21)
 

@@ -14,6 +14,7 @@ class Setup(Screen):
     only, R3), STOP the difficulty picker (unless the referee froze the task), DRAW starts
     the action, hold DRAW the options."""
     name = "setup"
+    longs = ("RANK", "HELP", "DRAW", "STOP")
 
     def press(self, button):
         ctl = self.ctl
@@ -156,6 +157,7 @@ class Task(Screen):
     difficulty resets for each action unless the referee froze the task, and a frozen task
     never reaches this screen (set-up refuses it)."""
     name = "task"
+    longs = ("RANK", "HELP", "DRAW", "STOP")
 
     def press(self, button):
         ctl = self.ctl

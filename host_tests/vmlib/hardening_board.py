@@ -14,7 +14,7 @@ class Buttons:
     def push(self, name, kind="short"):
         self.queue.append((name, kind))
 
-    def poll(self, now_ms):
+    def poll(self, now_ms, longs=()):
         q = self.queue
         self.queue = []
         return q

@@ -99,7 +99,7 @@ class Soak:
     def reply(self, text):
         self.replies += 1
 
-    def poll(self, now):
+    def poll(self, now, longs=()):
         out = self.pending
         self.pending = []
         return out

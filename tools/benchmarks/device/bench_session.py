@@ -45,8 +45,8 @@ def pressed_through(board):
     pending = []
     poll = board.buttons.poll
 
-    def polled(now):
-        got = poll(now)
+    def polled(now, longs=()):
+        got = poll(now, longs)
         if pending:
             got = list(got) + pending
             del pending[:]
