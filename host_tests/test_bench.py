@@ -540,7 +540,7 @@ def test_the_export_leaves_flash_work_and_collections_to_passes_of_their_own(pre
             passes[-1][2] += "log" in json.loads(text)
             write(text)
         A.COLLECT, app.store.housekeep, app.write = collect, housekeep, counted
-        waiting = len(app.store._waiting())
+        waiting = app.store.journal.waiting(app.store.logfile.seq)  # records not in the log
         app.line("log")
         del REPLIES[:]
         while not REPLIES or "ok" not in json.loads(REPLIES[-1]):

@@ -272,6 +272,49 @@ def played_until_black():
     return fs
 
 
+def test_a_black_drawn_once_the_log_is_full_comes_back_after_a_power_cut():
+    """Issue 34, item 2, through the app: the log nearly full when an action starts (it may:
+    its room is held back), the action's draws fill it, and a black is drawn with a referee
+    present while the log takes no more (the journal holds the draws). After a power cut the
+    boot brings the action back, the black on the LED, waiting for the referee: it used to
+    find the journal unmovable and bring back no action at all (set-up, no end record)."""
+    settings = dict(config.defaults(), skill="scan", ranks=0, needed=9, referee=True)
+    fs = FakeFlash({config.SETTINGS_FILE: json.dumps(settings).encode()})
+    store = Store(fs=fs, log_limit=8192, segment=2048)
+    store.load_settings()
+    n = 0
+    while store.room.figure() > store.room.reserve + 600:  # earlier play fills the log
+        n += 1
+        assert store.commit([{"ev": "end", "ms": n, "outcome": "stopped", "pad": "p" * 60}])
+        store.flush()
+    board = hardening_board.Board()
+    app = App(board, Store(fs=fs, log_limit=8192, segment=2048), random.Random(6), 10_000,
+              write=lambda s: None)
+    now = 10_100
+    press(app, board, "DRAW", now)  # the action starts: room enough for it
+    assert app.controller.action is not None
+    for _ in range(400):
+        now += 300
+        press(app, board, "DRAW", now)
+        for _ in range(8):  # idle passes: the draws into the log while it has room
+            now += 20
+            app.loop_pass(now)
+        if app.controller.view().led == "black" and app.store.logfile.full:
+            break
+    assert app.controller.view().led == "black" and app.store.logfile.full
+    assert app.store.journal.waiting(app.store.logfile.seq) > 0  # the journal holds the rest
+    shown = app.controller.resume_state()
+    board2 = hardening_board.Board()
+    again = App(board2, Store(fs=fs.reboot(), log_limit=8192, segment=2048), random.Random(1),
+                90_000, write=lambda s: None)
+    assert again.controller.resume_state() == shown
+    assert again.controller.view().led == "black"
+    again.loop_pass(90_020)
+    records = Store(fs=again.store.fs.reboot(), log_limit=8192).read_log()[0]
+    start = max(i for i, r in enumerate(records) if r["ev"] == "start")
+    assert not [r for r in records[start:] if r["ev"] in ("end", "referee")]
+
+
 def spoilt(text, old, new, last=True):
     """The segment's text with `old` replaced by `new` in its last (or first) line holding it."""
     lines = text.split(b"\n")
@@ -319,7 +362,7 @@ def test_an_action_closed_as_lost_stays_closed(spoil):
     recs = Store(fs=app.store.fs.reboot()).read_log()[0]
     app2, _, board2 = boot_app(app.store.fs.reboot(), now=90_000)
     app2.loop_pass(90_020)
-    assert app2.notices == [] and app2.controller.view().screen == "setup"
+    assert app2.face.notices == [] and app2.controller.view().screen == "setup"
     assert app2.controller.action is None
     assert Store(fs=app2.store.fs.reboot()).read_log()[0] == recs
 

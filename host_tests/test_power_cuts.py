@@ -263,7 +263,7 @@ def test_the_scripted_event_covers_what_it_should(event):
 def check_boot(app, store, event, ops, full=True, booted=False):
     """What a boot on the flash a cut at chip operation `ops` left must show. -> (records
     lost, resumed behind what was shown). Not full: the records counted, not read back (the
-    boot moved the journal into the log: its last seq is the records on flash). booted: a
+    log's last seq and the journal's records after it). booted: a
     boot before this one may have logged records of its own (its resume, a timed draw)."""
     assert app.face.notices == [] and store.take_notices() == [], app.face.notices
     done = [r for at, records in event.commits if at < ops for r in records]
@@ -280,8 +280,8 @@ def check_boot(app, store, event, ops, full=True, booted=False):
         starts = [i for i, r in enumerate(have) if r["ev"] == "start"] + [len(have)]
         for a, b in zip(starts, starts[1:]):  # an action ends once at most
             assert sum(1 for r in have[a:b] if r["ev"] == "end") <= 1, have[a:b]
-    else:
-        seq = store.logfile.seq
+    else:  # the records on flash: the log's, then the journal's not yet moved into it
+        seq = store.logfile.seq + store.journal.waiting(store.logfile.seq)
         lost = max(0, len(done) - seq)
         assert seq <= len(done) + len(flight), ops
     # what the player saw last (the last pass whose commit was on flash), or the one after
