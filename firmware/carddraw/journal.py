@@ -95,7 +95,7 @@ class Journal:
         self.making = None  # {"number", "step", "parent"}: the next folder, made in idle steps
         self.dropping = None  # the name of a used-up folder (.tmp) being removed
         self.next = 1       # the next entry's number
-        self.entries = []   # Entry, oldest first: those in self.folders, SLOTS a folder
+        self.entries = []   # Entry, oldest first: SLOTS a folder of self.folders at most
         self.kept = 0       # records the entries keep in RAM (KEPT_MOST at most)
 
     # -- boot: what the journal holds -------------------------------------------------------------

@@ -46,11 +46,11 @@ class Store:
         self.journal = Journal(self.fs, root)
         self.settings = SettingsFile(self.fs, root)
         self.room = Room(min(config.LOG_RESERVE, limit // 4), self.logfile, self.journal)
-        self._notices = []     # short texts for the screen (take_notices)
+        self._notices = []     # short texts for the screen (take_notices): NOTICES_MAX at most
         self._opened = False
         self._seq = 1          # the next record's seq
         self._hint = ""        # the play's hint as flash holds it
-        self._retry = []       # records a refusing flash did not take yet
+        self._retry = []       # records a refusing flash did not take yet: LOG_QUEUE at most
         self._tidy = False     # housekeep() found nothing to do since the last entry
         self._reading = None   # the stream open_action handed out: closed before a write
 
