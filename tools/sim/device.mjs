@@ -20,6 +20,16 @@ export function hexToBytes(hex) {
   return out;
 }
 
+// The host's entropy for the device's generator (simhost.Device.generator): n bytes of the
+// browser's or Node's crypto.getRandomValues, as hex (a string crosses into the VM whole).
+export function entropyHex(n) {
+  const bytes = new Uint8Array(n);
+  globalThis.crypto.getRandomValues(bytes);
+  let hex = "";
+  for (const b of bytes) hex += b.toString(16).padStart(2, "0");
+  return hex;
+}
+
 function sameBytes(a, b) {
   if (!a || !b || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -39,14 +49,18 @@ export class SimDevice {
     this.contrast = 0;
     this.held = [];
     this.frames = 0;                   // pictures received: a change means redraw
+    this.view = null;                  // the phone view's data (tools/sim/phoneview.py)
+    this.views = 0;                    // ... received: a change means redraw
     this.flashSeen = new Map();        // name -> bytes as last mirrored
   }
 
   // Power on. flash: {name: Uint8Array} put on the simulated flash first (a previous session's
-  // files: the firmware resumes from them). seed: the VM's random seed (power-on entropy).
-  // held: buttons held down through power-on (["DRAW"] runs the self-test).
+  // files: the firmware resumes from them). The device's generator is keyed from this host's
+  // crypto (entropyHex); seed: a developer's repeatable run instead (sim.mjs --seed, tests,
+  // make docs), never the web app's. held: buttons held through power-on (["DRAW"]: self-test).
   boot({ seed = null, vsys = null, flash = {}, held = [] } = {}) {
     const FS = this.mp.FS;
+    this.mp.registerJsModule("carddrawhost", { entropy: entropyHex });
     FS.mkdirTree(FLASH);
     for (const [name, bytes] of Object.entries(flash)) {
       if (name.includes("/")) FS.mkdirTree(`${FLASH}/${name.slice(0, name.lastIndexOf("/"))}`);
@@ -59,8 +73,9 @@ export class SimDevice {
     this.py = this.mp.globals.get("_sim_device");
     // a tap's and a long press's length, and the gap between two presses: simhost's, so the
     // firmware's debounce and long-press times are met the same way from every front end
-    this.mp.runPython("import json\n_sim_timing = json.dumps({'tap': simhost.SHORT_MS, "
-      + "'long': simhost.LONG_MS, 'gap': simhost.GAP_MS})");
+    this.mp.runPython("import json\nfrom carddraw import config\n_sim_timing = json.dumps("
+      + "{'tap': simhost.SHORT_MS, 'long': simhost.LONG_MS, 'gap': simhost.GAP_MS, "
+      + "'longpress': config.LONG_PRESS_MS})");
     this.timing = JSON.parse(this.mp.globals.get("_sim_timing"));
     return this._take(this.py.frame());
   }
@@ -77,10 +92,20 @@ export class SimDevice {
       this.text = r.text;
       this.frames++;
     }
+    if (r.view !== undefined) {
+      this.view = r.view;
+      this.views++;
+    }
     return r;
   }
 
   advance(ms) { return this._take(this.py.advance(Math.max(0, Math.floor(ms)))); }
+  // Missed time caught up in coarse passes (simhost catch_up): no button may be in flight.
+  catchUp(ms) { return this._take(this.py.catch_up(Math.max(0, Math.floor(ms)))); }
+  // A protocol line typed in, run by the passes to come (its replies in later readouts).
+  send(text) { return this._take(this.py.send(text)); }
+  // Record lines of a `log` export checked in the VM -> {ok, message, head, seq}.
+  checkLog(lines) { return JSON.parse(this.py.export_log(JSON.stringify(lines))); }
   press(name) { return this._take(this.py.press(name)); }
   long(name) { return this._take(this.py.long(name)); }
   hold(name) { return this._take(this.py.hold(name)); }
@@ -89,7 +114,7 @@ export class SimDevice {
   line(text) { return this._take(this.py.run_line(text)); }
   // A simulator line ("!press DRAW", "!led", ...: simhost.META), never seen by the firmware.
   meta(text) { return this._take(this.py.meta(text)); }
-  frame() { return this._take(this.py.frame()); }
+  frame() { return this._take(this.py.frame()); }   // everything again, picture and view
   renderView() { return hexToBytes(this.py.render_view()); }
   stats() { return JSON.parse(this.py.stats()); }
 
@@ -144,10 +169,21 @@ export function ledName(rgb) {
 export const LIT = [215, 238, 255];   // a lit OLED pixel at full contrast
 export const GLASS = [6, 8, 12];      // the OLED's glass: an unlit pixel, or the display off
 
-// How bright lit pixels are, 0-1: the SSD1306's contrast (0-255) dims them to 55 % at 0
-// (the panel never goes dark on contrast alone); a display switched off shows nothing.
+// How bright lit pixels are, 0-1: the SSD1306's contrast (0-255), from 30 % at 0 (the panel
+// never goes dark on contrast alone) rising as the eye sees it (a square root), so the idle
+// dimming (contrast 0, after 30 s) reads plainly against the normal level (96: 73 %); a
+// display switched off shows nothing.
 export function brightness(on, contrast) {
-  return on ? 0.55 + 0.45 * (Math.min(255, Math.max(0, contrast)) / 255) : 0;
+  return on ? 0.3 + 0.7 * Math.sqrt(Math.min(255, Math.max(0, contrast)) / 255) : 0;
+}
+
+// The display's state in a word, for a label beside it (the terminal, the web's device view):
+// "off" (switched off: the firmware's Face does so after 2 minutes idle), "dim" (the idle
+// dimming, contrast 0, or the lowest brightness setting), else "on".
+export const DIM_CONTRAST = 8;
+export function displayState(on, contrast) {
+  if (!on) return "off";
+  return contrast < DIM_CONTRAST ? "dim" : "on";
 }
 
 // The colour of a lit pixel at this state of the display: [r, g, b].
@@ -157,7 +193,12 @@ export function litColour(on, contrast) {
 }
 
 // -- simulated time catching up with real time, and the buttons on it -------------------------
-export const MAX_CATCH_UP_MS = 2000;   // after a stall (a tab in the background), no long replay
+// Real time is the device's time (R21: the cadence of timed draws, R23: the finishing minute).
+// A page hidden or frozen, a laptop asleep, a terminal stopped: the next tick finds real time
+// far ahead, and the whole gap is played at once, the part before the last CATCH_UP_AFTER_MS
+// in the coarse passes of simhost's catch_up (fast, nothing drawn or sounded in between), so
+// the timed draws that fell due are drawn, one an interval.
+export const CATCH_UP_AFTER_MS = 1000;
 
 // Two readouts in a row as one: the tones and replies of both, the rest from the later.
 function joinReadouts(earlier, later) {
@@ -179,9 +220,12 @@ export class RealTime {
     this.clock = dev.t;        // simulated time the device has been asked to reach
     this.presses = [];         // {name, queuedAt, downAt, len, realDown}, played in order
     this.freeAt = dev.t;       // the next press starts no sooner (simulated ms)
+    this.played = 0;           // presses played to their end: let go a gap ago, so the
+    this.settling = [];        // firmware has seen the release (a long press acts then)
   }
 
-  get pending() { return this.presses.length; }
+  // Presses queued or still settling (let go less than a gap ago).
+  get pending() { return this.presses.length + this.settling.length; }
 
   // A finger goes down on a button (real time now); its length comes with up().
   down(name, now) {
@@ -200,13 +244,41 @@ export class RealTime {
     this.presses.push({ name, queuedAt: this.clock, downAt: null, len, realDown: null });
   }
 
-  // Simulated time catches up with real time `now`; -> the readout (all tones and replies).
+  // Simulated time catches up with real time `now`, however far behind; -> the readout (all
+  // replies; the tones of the last CATCH_UP_AFTER_MS only).
   tick(now) {
-    this.carry += Math.min(Math.max(0, now - this.last), MAX_CATCH_UP_MS);
+    this.carry += Math.max(0, now - this.last);
     this.last = now;
     const whole = Math.floor(this.carry);
     this.carry -= whole;
-    return this.advance(whole);
+    let out = null;
+    let left = whole;
+    if (left > CATCH_UP_AFTER_MS && this.presses.length) {
+      // presses made before the page slept play first, at the loop's own pace, when they
+      // fell due; a finger still down holds the whole gap to that pace
+      const ms = Math.min(left, Math.max(0, this._queueEnd() - this.clock));
+      out = this.advance(ms);
+      left -= ms;
+    }
+    if (left > CATCH_UP_AFTER_MS && !this.presses.length) {
+      const coarse = left - CATCH_UP_AFTER_MS;
+      out = joinReadouts(out, this.dev.catchUp(coarse));
+      this.clock += coarse;
+      left = CATCH_UP_AFTER_MS;
+    }
+    return joinReadouts(out, this.advance(left));
+  }
+
+  // When the presses queued will all have been played (simulated ms), or Infinity while a
+  // finger holds one down (its length unknown).
+  _queueEnd() {
+    let free = this.freeAt;
+    for (const p of this.presses) {
+      if (p.len === null) return Infinity;
+      const start = p.downAt ?? Math.max(p.queuedAt, free);
+      free = start + p.len + this.dev.timing.gap;
+    }
+    return free;
   }
 
   // ms of simulated time pass, the queued presses played as they fall due; -> the readout.
@@ -220,6 +292,10 @@ export class RealTime {
     }
     out = joinReadouts(out, this.dev.advance(end - this.clock));
     this.clock = end;
+    while (this.settling.length && this.settling[0] <= end) {
+      this.settling.shift();
+      this.played++;
+    }
     return out;
   }
 
@@ -242,6 +318,7 @@ export class RealTime {
     }
     this.presses.shift();
     this.freeAt = at + this.dev.timing.gap;
+    this.settling.push(this.freeAt);
     return this.dev.release(first.name);
   }
 }

@@ -27,7 +27,8 @@ const USAGE = `usage: node tools/sim/sim.mjs [options]
   --hold NAME       power on with this button held (DRAW: the self-test); !release NAME lets go
   --flash DIR       keep the device's flash (settings, action, log) in DIR: a restarted
                     simulator resumes the action, as the device does after a power cut
-  --seed N          seed the VM's random numbers (repeatable draws); default: random
+  --seed N          a developer's repeatable run: the cards drawn from seed N (tests, make
+                    docs); default: the device's generator keyed from this machine's entropy
   --battery VOLTS   the supply voltage the battery gauge reads (default 4.0)
   --compact         the OLED in Braille, 64 columns x 16 rows (default when the terminal is
                     narrower than ${FULL_WIDTH} columns)
@@ -124,8 +125,9 @@ async function boot(o) {
   });
   if (o.flash) fs.mkdirSync(o.flash, { recursive: true });
   const dev = new SimDevice(mp);
-  const seed = o.seed ?? Math.floor(Math.random() * 1e9);
-  dev.boot({ seed, vsys: o.vsys, flash: loadFlash(o.flash), held: o.held ?? [] });
+  // the generator keyed from Node's crypto, as the board's from its hardware; --seed: a
+  // developer's repeatable run (tests, make docs)
+  dev.boot({ seed: o.seed ?? null, vsys: o.vsys, flash: loadFlash(o.flash), held: o.held ?? [] });
   mirror(dev, o.flash);
   dev.vmOut = () => vmOut;
   return dev;

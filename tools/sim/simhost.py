@@ -2,16 +2,17 @@
 on the hardware stand-ins (machine.py, neopixel.py), stepped on a virtual clock.
 
 The firmware does not know it is simulated. Device() boots exactly as carddraw.app.main()
-does (Board(), Store() in the current folder, App(board, store, rng, now), the rng seeded
-from the simulator's seed where main() leaves it to the controller; with DRAW held
+does (Board(), Store() in the current folder, App(board, store, rng, now), the rng keyed
+from the host's entropy as the board's is from its own (generator()); with DRAW held
 at power-on, app.begin_selftest(); the USB serial handed to app.listen() as main() hands
 sys.stdin to app.run()) and each step() is the firmware's own App.loop_pass(now): the very
 pass App.run() makes on the board (the console's lines, the app's work or the self-test's,
 an exception shown and logged, the watchdog fed), without asyncio: the JavaScript side
 (tools/sim/device.mjs) calls advance(ms) and a pass runs every config.LOOP_MS of simulated
 time. So a simulated minute can pass in a fraction of a second (the protocol's `wait`), or
-in real time (the terminal, the web). Device(held=["DRAW"]) powers on with those buttons
-held down (release() lets go).
+in real time (the terminal, the web), and time a page missed while hidden is caught up in
+coarser passes (catch_up()). Device(held=["DRAW"]) powers on with those buttons held down
+(release() lets go).
 
 Buttons go through the pins and the firmware's own debounce and long-press logic: a tap
 holds the pin low SHORT_MS, a long press LONG_MS; hold()/release() follow a finger or a
@@ -31,7 +32,8 @@ firmware: they act on the simulated hardware as a person would and answer {"sim"
 Readouts come back as JSON strings (one call, one string: cheap to pass to JavaScript):
 readout() gives the time, the LED colour, the tones since the last readout, the replies,
 and the visible picture (hex, only when it changed) with the text on it read back from
-the pixels (ocr), so tests and the terminal can show what the screen says.
+the pixels (ocr), so tests and the terminal can show what the screen says; and the phone
+view's data (phoneview.py: the View as data), only when it changed.
 
 The store's files live in the VM's filesystem under FLASH; the JavaScript side copies them
 in before a boot and mirrors them out afterwards (a host folder, or the browser's storage).
@@ -46,6 +48,9 @@ import select
 import framebuf
 from machine import SIM
 
+import ocr
+import phoneview
+
 from carddraw import config
 from carddraw.render import render
 from carddraw.app import App
@@ -57,6 +62,7 @@ FLASH = "/flash"
 SHORT_MS = 120    # a tap: the pin low this long, well over the 30 ms debounce
 LONG_MS = 1000    # a long press: well over config.LONG_PRESS_MS (800)
 GAP_MS = 80       # between two taps of one button, the pin high: over the debounce too
+CATCH_UP_MS = 250     # catch_up()'s passes: a timed warning (5 s) still sees every second
 SETTLE_MS = 700_000   # run_line() gives up after this much simulated time (a wait is at most 600 s)
 _POLL = 3             # MP_STREAM_POLL: the ioctl select.poll asks a stream
 META = "!press NAME, !long NAME, !hold NAME, !release NAME, !advance MS, !led, !screen"
@@ -99,8 +105,6 @@ class Device:
         except OSError:
             pass                     # already there: a reboot keeps the flash
         os.chdir(flash)              # Store() keeps its files in the current folder
-        if seed is not None:
-            random.seed(seed)        # power-on entropy, from the host
         self.target = 0              # simulated time asked for; self.now trails it by < LOOP_MS
         self.replies = []
         self.tones = []              # (ms, hz) each time the buzzer's tone changed
@@ -112,14 +116,15 @@ class Device:
         self.steps = 0
         self.errors = 0
         self._frame_key = None
-        self._glyphs = None
+        self._view_key = None        # what the phone view's data was last made from ...
+        self._view_json = None       # ... and that data, as sent
         # as app.main(): the board, the store, the app, the self-test if DRAW is held, the
         # console, then the loop; what the firmware prints to the USB serial goes to self.replies
         self.board = Board()
         self.store = Store()
         self.wdt = self.board.watchdog(config.WATCHDOG_MS)   # as App.run() starts it
-        self.app = App(self.board, self.store, Rng(random.getrandbits(30)), self.now,
-                       write=self.replies.append)   # the power-on seed: repeatable in the simulator
+        self.app = App(self.board, self.store, self.generator(seed), self.now,
+                       write=self.replies.append)
         if "DRAW" in self.board.buttons.held():
             self.app.begin_selftest(self.now)
         self.serial = Serial()
@@ -128,6 +133,25 @@ class Device:
 
     def clock(self):
         return self.now
+
+    def generator(self, seed):
+        """The device's generator. As on the board (R9): keyed from 256 bits of the host's
+        entropy, the JavaScript side's crypto.getRandomValues (the module carddrawhost, which
+        tools/sim/device.mjs registers; where it is missing, Rng's own source: os.urandom on
+        native MicroPython). seed: a developer's repeatable run (sim.mjs --seed, the tests,
+        make docs' pictures), never the web app's: the VM's random seeded, then the seeded
+        generator as before, so a seed draws what it always drew."""
+        if seed is not None:
+            random.seed(seed)
+            self.entropy = "seed"
+            return Rng(random.getrandbits(30))
+        try:
+            from carddrawhost import entropy as host
+        except ImportError:
+            self.entropy = "interpreter"
+            return Rng()
+        self.entropy = "host"
+        return Rng(entropy=lambda n: binascii.unhexlify(host(n)))
 
     # -- time ------------------------------------------------------------------------------
     def step(self):
@@ -151,6 +175,26 @@ class Device:
         while self.target - self.now >= loop:
             self.now += loop
             self.step()
+        return self.readout()
+
+    def catch_up(self, ms):
+        """Time the page or the terminal missed (hidden, frozen, asleep) caught up at once:
+        passes CATCH_UP_MS apart instead of LOOP_MS, so ten minutes take a few thousand
+        passes, and the firmware draws what fell due (R21: one draw an interval, a pending
+        card accepted first). Only with no button in flight (the caller's word): a press
+        needs the loop's own pace. Its tones are dropped (minutes of beeps are not played
+        back late); its replies stay. -> readout()."""
+        self.target += max(0, int(ms))
+        while self.target - self.now >= CATCH_UP_MS:
+            self.now += CATCH_UP_MS
+            self.step()
+        self.tones = []
+        return self.advance(0)
+
+    def send(self, text):
+        """A protocol line typed into the serial console, run by the passes that follow in
+        their own time (the web app's log export: its lines come back in the readouts)."""
+        self.serial.write_in(text + "\n")
         return self.readout()
 
     def busy(self):
@@ -274,7 +318,8 @@ class Device:
     def readout(self, frame=False):
         """JSON: t (ms), led [r, g, b], tones [[ms, hz]...], replies [json text...], held,
         on/contrast of the OLED, and when the picture changed (or frame=True) screen (hex of
-        the visible 1,024-byte MONO_VLSB picture) and text (its 8 lines: see text())."""
+        the visible 1,024-byte MONO_VLSB picture) and text (its 8 lines: see text()); when
+        the phone view's data changed (or frame=True), view (phoneview.data)."""
         out = {"t": self.now, "led": list(SIM.led_rgb()), "tones": self.tones,
                "replies": self.replies[:], "held": list(self.held), "on": SIM.oled_on,
                "contrast": SIM.contrast, "busy": self.busy(), "errors": self.errors}
@@ -286,7 +331,30 @@ class Device:
             pic = SIM.screen()
             out["screen"] = binascii.hexlify(pic).decode()
             out["text"] = self.text(pic)
+        view = self.phone(frame)
+        if view is not None:
+            out["view"] = view
         return json.dumps(out)
+
+    def phone(self, again=False):
+        """The phone view's data (phoneview.data) if it changed since it was last sent (or
+        again=True), else None. Made only when what it is made from changed: the view the
+        controller keeps (a new object for every change), the error or notice on show."""
+        app = self.app
+        face = app.face
+        key = (app.controller.view(True), face.error,   # view(True): the one kept, or a
+               face.notices[0] if face.notices else None,   # quick one (nothing worked out)
+               app.selftest is None)
+        if not again and self._view_key is not None \
+                and all(a is b for a, b in zip(key, self._view_key)):
+            return None
+        self._view_key = key
+        view = phoneview.data(app)
+        text = json.dumps(view)
+        if not again and text == self._view_json:
+            return None
+        self._view_json = text
+        return view
 
     def frame(self):
         return self.readout(True)
@@ -300,30 +368,7 @@ class Device:
                 and self.render_view() == binascii.hexlify(pic).decode():
             lines = [line.rstrip() for line in view.lines]  # the picture's view
             return lines + [""] * (config.ROWS - len(lines))
-        return self.ocr(pic)
-
-    def ocr(self, pic):
-        """The picture's text, 16 x 8 cells of the firmware's 8x8 font (the title row lit, its
-        text dark; the battery icon's cells skipped). A cell that is no glyph reads '?'."""
-        if self._glyphs is None:
-            self._glyphs = {}
-            cell = bytearray(8)
-            fb = framebuf.FrameBuffer(cell, 8, 8, framebuf.MONO_VLSB)
-            for c in range(32, 127):
-                fb.fill(0)
-                fb.text(chr(c), 0, 0, 1)
-                self._glyphs[bytes(cell)] = chr(c)
-        lines = []
-        for row in range(config.ROWS):
-            chars = []
-            for col in range(config.TITLE_COLS if row == 0 else config.COLS):
-                at = row * 128 + col * 8
-                cell = bytes(pic[at:at + 8])
-                if row == 0:
-                    cell = bytes(b ^ 0xFF for b in cell)
-                chars.append(self._glyphs.get(cell, "?"))
-            lines.append("".join(chars).rstrip())
-        return lines
+        return ocr.read(pic)
 
     def render_view(self):
         """Hex of the firmware's own rendering (render.render on a framebuf) of the view the
@@ -336,8 +381,14 @@ class Device:
         render(face.drawn, fb, face.battery)
         return binascii.hexlify(buf).decode()
 
+    def export_log(self, lines_json):
+        """The `log` export's lines (a JSON list of record lines) checked as the bench checks
+        them (logsave.check: the chain, the head, the last seq) -> JSON."""
+        import logsave
+        return json.dumps(logsave.check(json.loads(lines_json)))
+
     def stats(self):
-        return json.dumps({"i2c_data_bytes": SIM.i2c_data_bytes,
+        return json.dumps({"entropy": self.entropy, "i2c_data_bytes": SIM.i2c_data_bytes,
                            "i2c_command_bytes": SIM.i2c_command_bytes,
                            "i2c_writes": SIM.i2c_writes, "i2c_errors": SIM.i2c_errors,
                            "steps": self.steps, "wdt_feeds": SIM.wdt_feeds})

@@ -2,7 +2,7 @@
 // pixels -> 128 columns x 32 rows) or, compact, in Braille (2 x 4 pixels a character -> 64 x 16,
 // no pixel lost), framed like the prop, the LED as a block in 24-bit colour, the buttons, a
 // key legend. Pure string work: sim.mjs writes it out.
-import { BUTTONS, LEGEND, GLASS, ledName, litColour } from "./device.mjs";
+import { BUTTONS, LEGEND, GLASS, displayState, ledName, litColour } from "./device.mjs";
 
 const ESC = "\x1b[";
 const RESET = `${ESC}0m`;
@@ -65,12 +65,22 @@ export function drawDevice(dev, { compact = false, color = true, beep = false, s
   const fill = Math.max(1, w + 2 - title.length - rightWidth);
   const lines = [];
   lines.push(edge("\u256d\u2500") + paint([220, 220, 220], title) + edge("\u2500".repeat(fill)) + right + edge("\u2500\u256e"));
-  lines.push(edge("\u2502 ") + edge("\u250c" + "\u2500".repeat(w) + "\u2510") + edge(" \u2502"));
+  // the display's top edge says when it is dimmed or off, in words: colour alone (a dimmer
+  // grey) is easy to miss, and a pipe has no colour at all
+  const state = displayState(dev.on, dev.contrast);
+  const said = STATE_WORDS[state];
+  const top = said ? "\u2500".repeat(2) + said + "\u2500".repeat(Math.max(0, w - 2 - said.length))
+    : "\u2500".repeat(w);
+  lines.push(edge("\u2502 ") + edge("\u250c") + (said ? paint(STATE_COLOUR, top) : edge(top))
+    + edge("\u2510") + edge(" \u2502"));
 
   // the glass: lit pixels dimmer at low contrast, nothing at all when the display is off
   const px = litColour(dev.on, dev.contrast);
-  for (const row of oledRows((x, y) => (dev.on ? dev.pixel(x, y) : 0), compact)) {
-    const glass = color ? bg(...GLASS) + fg(...px) + row + RESET : row;
+  const rows = oledRows((x, y) => (dev.on ? dev.pixel(x, y) : 0), compact);
+  if (state === "off") rows[rows.length >> 1] = centred(OFF_NOTE, w);
+  for (const row of rows) {
+    const ink = state === "off" ? STATE_COLOUR : px;
+    const glass = color ? bg(...GLASS) + fg(...ink) + row + RESET : row;
     lines.push(edge("\u2502 \u2502") + glass + edge("\u2502 \u2502"));
   }
   lines.push(edge("\u2502 ") + edge("\u2514" + "\u2500".repeat(w) + "\u2518") + edge(" \u2502"));
@@ -92,6 +102,17 @@ export function drawDevice(dev, { compact = false, color = true, beep = false, s
   lines.push(edge("\u2570" + "\u2500".repeat(w + 4) + "\u256f"));
   if (status) lines.push(" " + status);
   return lines;
+}
+
+// What the display's edge says when it is not plainly on (device.mjs displayState).
+const STATE_WORDS = { dim: " display dimmed (idle): any key wakes it ",
+  off: " display off (idle) " };
+const OFF_NOTE = "(dark: any key wakes it)";
+const STATE_COLOUR = [240, 200, 90];
+
+function centred(text, w) {
+  const pad = Math.max(0, Math.floor((w - text.length) / 2));
+  return (" ".repeat(pad) + text).padEnd(w).slice(0, w);
 }
 
 function ledPlainWidth(rgb) {
