@@ -5,10 +5,11 @@
   cards     docs/quickstart-players.png, docs/quickstart-referees.png (tools/cards.py: those
             screens with a few words beside each)
   terminal  docs/img/terminal.png (tools/termshot.py: the terminal simulator's output, drawn)
-  web       docs/img/web.png (tools/webshot.py: the web app on a phone, in Debian's Chromium)
+  web       docs/img/web.png and phone.png (tools/webshot.py: the web app on a phone, its
+            device view and its phone view, in Debian's Chromium)
 
 Fixed seeds and simulated time: the same firmware gives the same pictures, and
-host_tests/test_pictures.py and test_web.py fail, saying "run make docs", when a committed
+host_tests/test_pictures.py and test_web_offline.py fail, saying "run make docs", when a committed
 picture is not what the firmware draws now.
 
     python tools/pictures.py                        all of them, into docs/
@@ -32,6 +33,7 @@ PARTS = ("screens", "cards", "terminal", "web")
 CARDS = cards.NAMES
 TERMINAL = os.path.join("docs", "img", "terminal.png")
 WEB = os.path.join("docs", "img", "web.png")
+PHONE = os.path.join("docs", "img", "phone.png")
 
 
 def make(root=ROOT, only=PARTS):
@@ -43,9 +45,10 @@ def make(root=ROOT, only=PARTS):
         early.append((os.path.join(docs, "screens"), None))
     if "cards" in only:
         early.append((docs, list(CARDS)))
-    for part, rel in (("terminal", TERMINAL), ("web", WEB)):
-        if part in only:
-            early.append((os.path.dirname(os.path.join(root, rel)), [os.path.basename(rel)]))
+    for part, rels in (("terminal", [TERMINAL]), ("web", [WEB, PHONE])):
+        if part in only:   # a part's files together: a folder git holds one of is the tools'
+            early.append((os.path.dirname(os.path.join(root, rels[0])),
+                          [os.path.basename(rel) for rel in rels]))
     for folder, names in early:
         if folder != root or not os.path.isdir(root):   # the root itself: only not a file
             output.check(folder, names, TOOL)
@@ -61,8 +64,9 @@ def make(root=ROOT, only=PARTS):
         files[os.path.join(root, TERMINAL)] = lambda path: termshot.save(picture, path)
     if "web" in only:
         import webshot                      # on its first use: it needs Playwright
-        shot = webshot.make()
+        shot, on_phone = webshot.make()
         files[os.path.join(root, WEB)] = lambda path: webshot.save(shot, path)
+        files[os.path.join(root, PHONE)] = lambda path: webshot.save(on_phone, path)
     output.write(files, TOOL)
     return [os.path.relpath(path, root) for path in files]
 
