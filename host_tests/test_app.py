@@ -167,7 +167,7 @@ def test_a_press_on_a_dimmed_display_acts_and_a_screen_that_changes_by_itself_is
         run(app, 31000)
         dim = SIM.contrast
         tap(app, "RANK")
-        after_press = [SIM.contrast, app.controller.show()["lines"][2]]
+        after_press = [SIM.contrast, app.controller.show()["lines"][1]]
         send(app, "press DRAW", "press STOP", "press DRAW")   # start, stop: the finishing
         screen = app.controller.screen
         run(app, 59000)
@@ -180,7 +180,7 @@ def test_a_press_on_a_dimmed_display_acts_and_a_screen_that_changes_by_itself_is
                   "during": during, "summary": summary, "end": app.controller.screen}
     """)
     assert r["dim"] < r["bright"]
-    assert r["after_press"] == [r["bright"], "Ranks 2  Help 0"]   # woke and acted
+    assert r["after_press"] == [r["bright"], "Rank 2 Helpers 0"]   # woke and acted
     assert r["screen"] == "finishing" and r["during"] == [0, r["bright"]]
     assert r["summary"] == ["summary", 0, r["bright"]] and r["end"] == "setup"
 
@@ -295,9 +295,9 @@ def test_a_long_press_clicks_when_it_registers_and_fires_no_short_press():
         RESULT = {"tones": tones, "lines": app.controller.show()["lines"]}
     """)
     first = next(i for i, t in enumerate(r["tones"]) if t)
-    assert 35 <= first <= 45 and r["tones"][first] == 2400   # ~0.8 s in: the click
+    assert 35 <= first <= 45 and r["tones"][first] == 4000   # ~0.8 s in: the click
     # long RANK steps down (1 -> 9: rank 0 is for a scan only, R3); no short press added one
-    assert "Ranks 9" in r["lines"][2]
+    assert "Rank 9" in r["lines"][1]
 
 
 def test_an_error_repeating_every_pass_is_logged_once():

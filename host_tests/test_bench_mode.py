@@ -280,7 +280,7 @@ def test_a_seeded_device_says_so_on_every_screen_and_in_every_record_until_reboo
     for screen, (title, drawn) in views.items():
         assert "SEED" in title and "SEED" in drawn, (screen, title, drawn)
         assert len(title) <= config.TITLE_COLS
-    assert views["setup"][0] == "Set-up !  SEED"  # the default code's mark, shortened
+    assert views["setup"][0] == "Surgery   SEED"  # the default code's mark, shortened
     assert views["active"][1] == "SEEDED"       # the graphics' title
     after = b.records()[unseeded:]
     assert [r["ev"] for r in after][:2] == ["bench", "seed"]
@@ -360,7 +360,7 @@ def test_bench_mode_runs_in_the_micropython_vm():
     assert r["seed"] == {"ok": "seed", "seed": 5} and r["draws"]["ok"] == "draws"
     assert r["maint"] == {"ok": "maint", "usb": "open"}
     assert r["screen"] == ["Maintenan SEED", "USB open until", "next restart"]  # seeded
-    assert r["title"] == "Set-up !  SEED"
+    assert r["title"] == "Surgery   SEED"
     assert r["lock"] == {"ok": "lock"} and r["after"] == {"error": REFUSED % "seed"}
     assert r["timeout"] == {"error": REFUSED % "test draws"}
     evs = [(x["ev"], x.get("mode") or x.get("result")) for x in r["log"]]
@@ -655,7 +655,7 @@ def test_a_random_walk_over_lines_and_buttons_loses_no_log_record():
     b.run(100)
     lines = b.lines()
     seqs = [json.loads(x)["seq"] for x in lines]
-    assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) > 50
+    assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) > 30  # (tries: counted)
     assert logchain.verify(lines)[0]
     assert b.app.store.exported() == 0
     assert not [x for x in lines if '"ev":"dropped"' in x]

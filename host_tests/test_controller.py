@@ -12,7 +12,7 @@ from carddraw import config, lockcode, saved
 from carddraw.action import Action
 from carddraw.controller import Controller
 from carddraw.render import View
-from carddraw.texts import deck_line, odds_line, pct, words, wrap
+from carddraw.texts import deck_line, pct, words, wrap
 from carddraw.deck import COLOURS
 from carddraw.odds import success_chance, next_card, fmt_chance
 from carddraw.settings import OPTIONS as OPTS, check
@@ -88,9 +88,9 @@ def test_setup_shows_skill_deck_and_chance_R26():
     v = c.view()
     assert v.screen == "setup" and v.led is None and not v.blink
     a = Action("surgery", 1)
-    assert v.lines[1].startswith("Surgery")
-    assert deck_line(a.deck.counts()) in v.lines                      # R2/R3: G 3 Y 2 R 1
-    assert v.lines[5] == "G 3 Y 2 R 1 B 0"
+    assert v.lines[0].startswith("Surgery")
+    assert deck_line(a.deck.counts()) in v.lines                      # R2/R3: G3 Y2 R1
+    assert v.lines[4] == "Deck 3G 2Y 1R 0B"
     assert "Chance  " + pct(success_chance(a)) in v.lines             # R26, live
     assert c.action is None and c.resume_state() is None
     lines_fit(v)
@@ -99,7 +99,7 @@ def test_setup_shows_skill_deck_and_chance_R26():
 def test_rank_steps_and_wraps_rank_0_only_for_scan_R3():
     c = dev()
     keys(c, "R")
-    assert c.settings["ranks"] == 2 and "G 4 Y 2 R 1 B 0" in c.view().lines  # R3: +1 green
+    assert c.settings["ranks"] == 2 and "Deck 4G 2Y 1R 0B" in c.view().lines  # R3: +1 green
     keys(c, "R R R R R R R")
     assert c.settings["ranks"] == 9
     keys(c, "R")
@@ -110,7 +110,7 @@ def test_rank_steps_and_wraps_rank_0_only_for_scan_R3():
     assert c.settings["skill"] == "scan"
     keys(c, "R")
     assert c.settings["ranks"] == 0          # R3: a scanner may work at rank 0
-    assert "G 2 Y 2 R 1 B 0" in c.view().lines
+    assert "Deck 2G 2Y 1R 0B" in c.view().lines
     keys(c, "D")
     assert c.action.ranks == 0 and c.view().screen == "active"
 
@@ -126,9 +126,9 @@ def test_leaving_scan_at_rank_0_lifts_rank_to_1_R3():
 def test_helpers_add_at_most_ranks_greens_R4():
     c = dev(ranks=2)
     keys(c, "H")
-    assert c.settings["helpers"] == 1 and "G 5 Y 2 R 1 B 0" in c.view().lines
+    assert c.settings["helpers"] == 1 and "Deck 5G 2Y 1R 0B" in c.view().lines
     keys(c, "H H")
-    assert c.settings["helpers"] == 3 and "G 6 Y 2 R 1 B 0" in c.view().lines  # min(3, 2)
+    assert c.settings["helpers"] == 3 and "Deck 6G 2Y 1R 0B" in c.view().lines  # min(3, 2)
     keys(c, "H H H H H H H")
     assert c.settings["helpers"] == 0        # wraps 9 -> 0
     keys(c, "lH")
@@ -139,7 +139,7 @@ def test_skill_cycles_and_names_the_action_R24():
     c = dev()
     seen = []
     for _ in range(3):
-        seen.append(c.view().lines[1].split()[0])
+        seen.append(c.view().lines[0].split()[0])
         keys(c, SKILL)
     assert seen == ["Surgery", "Repair", "Scan"] and c.settings["skill"] == "surgery"
 
@@ -189,7 +189,7 @@ def test_options_menu_moves_edits_and_logs():
     assert c.settings["timed"] is True
     c.take_log()
     v = keys(c, "S")
-    assert v.screen == "setup" and "T30" in v.lines[1]
+    assert v.screen == "setup" and "every 30s" in v.lines[3]
     log = c.take_log()
     assert log[-1]["ev"] == "settings" and log[-1]["interval"] == 30 and log[-1]["timed"]
     assert log[-1]["brightness"] == 5
@@ -198,9 +198,9 @@ def test_options_menu_moves_edits_and_logs():
 def test_difficulty_cards_compound_R8():
     c = dev()
     option(c, "yellow", 6)                    # R6 + R8: 8 yellow -> 2 yellow, red 1 + 2 = 3
-    assert "G 3 Y 2 R 3 B 0" in c.view().lines
+    assert "Deck 3G 2Y 3R 0B" in c.view().lines
     option(c, "red", 1)                       # 4 red -> 1 red + 1 black
-    assert "G 3 Y 2 R 1 B 1" in c.view().lines
+    assert "Deck 3G 2Y 1R 1B" in c.view().lines
     keys(c, "D")
     assert c.action.deck.counts() == (3, 2, 1, 1)
 
@@ -209,7 +209,7 @@ def test_bonus_and_green_cards_R5_R6():
     c = dev()
     option(c, "bonus", 2)
     option(c, "green", 1)
-    assert "G 6 Y 2 R 1 B 0" in c.view().lines
+    assert "Deck 6G 2Y 1R 0B" in c.view().lines
 
 
 # -- drawing -----------------------------------------------------------------------------------
@@ -222,8 +222,8 @@ def test_green_adds_a_success_and_leaves_the_deck_R10():
     assert c.action.successes == 1 and c.action.deck.counts() == (3, 2, 1, 0)
     assert c.take_beeps() == ["click", "card"]
     v = keys(c, "D")
-    assert v.screen == "active" and "Succ 1/2 Comp 0" in v.lines      # R20: the deck again
-    assert v.lines[1] == "G 3 Y 2 R 1 B 0"
+    assert v.screen == "active" and "Won 1/2 Reds 0" in v.lines      # R20: the deck again
+    assert v.lines[1] == "Deck 3G 2Y 1R 0B"
 
 
 def test_automatic_successes_on_the_first_green_R11():
@@ -258,7 +258,7 @@ def test_red_is_a_complication_and_adds_a_yellow_R13():
     assert v.led == "red" and v.lines[1] == "Complication 1"   # the action's count
     assert c.action.complications == 1 and c.action.deck.counts() == (3, 3, 1, 0)
     v = keys(c, "D")
-    assert "Succ 0/1 Comp 1" in v.lines
+    assert "Won 0/1 Reds 1" in v.lines
 
 
 def test_black_without_referee_fails_at_once_R14():
@@ -306,7 +306,7 @@ def test_redraw_before_the_result_applies_R15():
     keys(c, "D D")
     v = c.view()
     assert v.screen == "card" and v.led == "red" and c.action.pending == "red"
-    assert "Redraws left 1" in v.lines and "H:redraw" in v.lines
+    assert "Redraws left 1" in v.lines and "HELP: redraw" in v.lines
     assert c.action.complications == 0       # not applied yet
     v = keys(c, "H")                          # the red goes back; a new card
     assert v.led == "green" and c.action.redraws_left == 0
@@ -327,7 +327,7 @@ def test_accept_keeps_the_card_and_redraws_stay_R15():
     assert v.screen == "card" and "Redraws left 2" in v.lines
     assert v.lines[1] == "Complication 1"     # not yet applied: what it will do if accepted
     keys(c, "D")
-    assert c.action.complications == 1 and "Succ 0/1 Comp 1" in c.view().lines
+    assert c.action.complications == 1 and "Won 0/1 Reds 1" in c.view().lines
 
 
 def test_stop_asks_first_then_says_no_retry_today_R16_R23():
@@ -373,7 +373,7 @@ def test_success_then_chain_a_new_action_R17():
     assert v.lines[5].startswith(">Chain")
     c.take_log()
     v = keys(c, "D")
-    assert v.screen == "setup" and v.lines[0].startswith("Chain set-up")  # finishing skipped
+    assert v.screen == "setup" and v.lines[0].startswith("Chain: ")  # finishing skipped
     assert c.action is None and c.resume_state() is None
     assert events(c.take_log()) == ["chain"]
     keys(c, "D")
@@ -396,7 +396,7 @@ def test_helper_leaves_takes_their_green_R18():
     keys(c, "D")
     assert c.view().screen == "refmenu"
     keys(c, "S")
-    assert c.view().screen == "active" and c.view().lines[1] == "G 5 Y 2 R 1 B 0"
+    assert c.view().screen == "active" and c.view().lines[1] == "Deck 5G 2Y 1R 0B"
 
 
 def test_referee_adjusts_the_deck_R19_R8():
@@ -414,7 +414,7 @@ def test_referee_adjusts_the_deck_R19_R8():
     keys(c, "R")                              # no red left: refused, said, no crash
     assert c.view().screen == "message" and c.action.deck.counts() == (3, 2, 0, 1)
     keys(c, "D D S S")
-    assert c.view().screen == "active" and c.view().lines[1] == "G 3 Y 2 R 0 B 1"
+    assert c.view().screen == "active" and c.view().lines[1] == "Deck 3G 2Y 0R 1B"
 
 
 def test_adjust_not_offered_without_a_referee_R19():
@@ -440,16 +440,16 @@ def test_timed_mode_warns_then_draws_R21():
     c = dev("red", "green", timed=True, interval=30, needed=2)
     keys(c, "D", t=1000)
     v = c.view()
-    assert v.lines[0] == "Surgery timed" and "Auto draw in 30s" in v.lines
+    assert v.lines[0] == "Surgery timed" and "Next card in 30s" in v.lines
     c.take_beeps()
     c.tick(25000)
-    assert not c.view().blink and "Auto draw in 6s" in c.view().lines
+    assert not c.view().blink and "Next card in 6s" in c.view().lines
     for t in range(26000, 31000, 250):        # 5 s of warning: a beep a second
         c.tick(t)
         v = c.view()
         assert v.blink and v.led == "white" and v.screen == "active"
     assert c.take_beeps() == ["warn"] * 5
-    assert "DRAW IN 1s!" in c.view().lines
+    assert "Card in 1 s!" in c.view().lines
     c.take_log()
     c.tick(31000)
     v = c.view()
@@ -461,7 +461,7 @@ def test_timed_mode_warns_then_draws_R21():
     keys(c, "D", t=90000)                     # the warning goes on on the deck screen
     assert c.view().screen == "active" and c.action.draws == 1
     c.tick(90100)
-    assert c.view().blink and "DRAW IN 5s!" in c.view().lines
+    assert c.view().blink and "Card in 5 s!" in c.view().lines
     c.tick(95000)
     assert c.action.draws == 2
 
@@ -519,7 +519,7 @@ def test_empty_deck_cannot_be_drawn_from_R22():
     keys(c, "D S S")
     assert c.action.deck.counts() == (0, 0, 0, 0)
     v = c.view()
-    assert v.screen == "active" and v.lines[2] == "  0%  0%  0%  0%"
+    assert v.screen == "active" and v.lines[1] == "Deck 0G 0Y 0R 0B" and "Deck empty:" in v.lines
     v = keys(c, "D")
     assert v.screen == "message" and "deck is empty" in joined(c)
     assert c.action.draws == 0 and c.action.state == "active"
@@ -560,16 +560,14 @@ def test_every_card_named_in_the_actions_words_R24(skill):
     assert len({words(s, k) for s in config.SKILLS for k in COLOURS}) == 12
 
 
-def test_next_card_odds_R25_and_chance_R26_on_the_active_screen():
+def test_chance_R26_and_the_deck_on_the_active_screen():
     c = dev("yellow", "red", ranks=3, helpers=1, red=1, needed=2)
     keys(c, "D")
     for _ in range(3):
         a = c.action
         v = c.view()
-        p = next_card(a.deck.counts())
-        assert v.lines[2] == "".join("%4s" % fmt_chance(x, 0) for x in p)   # R25
-        assert v.lines[2] == odds_line(a.deck.counts())
-        assert v.lines[3] == "Chance  " + pct(success_chance(a))            # R26
+        assert v.lines[1] == deck_line(a.deck.counts())                     # R20
+        assert v.lines[2] == "Chance  " + pct(success_chance(a))            # R26
         if a.draws < 2:
             keys(c, "D D")
     # one rounding rule (odds.fmt_chance); it rounded down and showed 4.2e-5 as 0.0%
@@ -624,7 +622,7 @@ def test_lock_code_change():
     v = keys(c, "D S D")
     assert "D S D" == v.lines[3].strip()      # the referee sees the new code as it goes in
     v = keys(c, "S")
-    assert "hold D: save" in v.lines
+    assert "hold DRAW: save" in v.lines
     c.take_log()
     ver = c.settings_version
     v = keys(c, "lD")
@@ -867,7 +865,7 @@ def test_resume_in_timed_mode_starts_the_warning_at_once_R21():
     c2 = Controller(settings=c.settings, now_ms=1000,
                     resume=json.loads(json.dumps(c.resume_state())))
     c2.tick(1000)
-    assert c2.view().blink and "DRAW IN 5s!" in c2.view().lines
+    assert c2.view().blink and "Card in 5 s!" in c2.view().lines
 
 
 def test_the_hint_says_what_no_record_says():

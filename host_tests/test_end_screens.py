@@ -222,11 +222,11 @@ def test_a_first_green_says_what_it_brought_with_the_automatic_successes_R11():
     keys(c, "D D")
     v = c.view()
     assert c.action.successes == 2 and v.lines[1] == "Success +2: 1/1"
-    assert v.picture.label == "Succ +2: 1/1"
+    assert v.picture.label == "Won +2: 1/1"
     c = dev("green", ranks=9, needed=9, auto=9)             # the most a green brings: 10
     keys(c, "D D")
     v = c.view()
-    assert v.lines[1] == "Success +10: 9/9" and v.picture.label == "Succ +10: 9/9"
+    assert v.lines[1] == "Success +10: 9/9" and v.picture.label == "Won +10: 9/9"
     assert len(v.lines[1]) <= 16 and len(v.picture.label) <= 14
     c = dev("green", ranks=2, needed=2, auto=0)             # none: a green brings one
     keys(c, "D D")
@@ -270,7 +270,7 @@ def test_a_long_label_keeps_its_number_whole_in_the_picture():
     c.action.complications = 9
     keys(c, "D")
     v = c.view()
-    assert v.lines[1] == "Complication 10" and v.picture.label == "Compl. 10"
+    assert v.lines[1] == "Complication 10" and v.picture.label == "Complication10"
     assert len(v.picture.label) <= 14                # pictures.narrow draws at most 14 characters
 
 

@@ -113,9 +113,9 @@ def test_a_new_code_is_entered_shown_and_kept():
     while not any(x.startswith(">Change code") for x in c.view().lines):
         c.press("HELP", 0)
     keys(c, "D S D S")
-    assert "S D S" in c.view().lines[3] and "hold D: save" not in c.view().lines
+    assert "S D S" in c.view().lines[3] and "hold DRAW: save" not in c.view().lines
     keys(c, "D")
-    assert "hold D: save" in c.view().lines
+    assert "hold DRAW: save" in c.view().lines
     keys(c, "lD")
     assert lockcode.matches(c.settings["lock"], "SDSD") and c.view().lines[0] == "Code saved"
     assert "SDSD" not in repr(c.take_log())

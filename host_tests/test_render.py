@@ -208,13 +208,13 @@ def art_view(art, screen="active", lines=("Title",)):
 
 
 def deck_art(skill="surgery", counts=(5, 2, 1, 0), chance="97.1%", side=("Red 29%", "Blk 2%"),
-             foot=("Succ 0/1 Comp 0", "D:draw  S:stop"), title="Surgery"):
+             foot=("Won 0/1 Reds 0", "D:draw  S:stop"), title="Surgery"):
     return {"kind": "deck", "skill": skill, "title": title, "counts": list(counts),
             "chance": chance, "side": list(side), "foot": list(foot)}
 
 
 def card_art(colour="green", skill="surgery", counts=(5, 2, 1, 0), label="Success 1 of 3",
-             words=("a clean stitch", "holds"), foot=("D:go on",), title="Surgery"):
+             words=("a clean stitch", "holds"), foot=("DRAW: go on",), title="Surgery"):
     return {"kind": "card", "skill": skill, "title": title, "counts": list(counts),
             "colour": colour, "label": label, "words": list(words), "foot": list(foot)}
 
@@ -228,7 +228,7 @@ ARTS = [deck_art(skill, counts, chance, side, foot, title)
             ((2, 2, 1, 0), "100%?abc", ("a",), ("b",), "Scan"))]
 ARTS += [card_art(colour, skill, label=label, words=words, foot=foot)
          for skill in render.SKILLS for colour in render.COLOURS
-         for label, words, foot in (("Success 1 of 3", ("a clean stitch", "holds"), ("D:go on",)),
+         for label, words, foot in (("Success 1 of 3", ("a clean stitch", "holds"), ("DRAW: go on",)),
                                     ("Complication 12 more text", ("w" * 30,) * 2, ("f" * 30,)),
                                     ("", (), ()))]
 

@@ -5,6 +5,7 @@ hand, by an independent enumeration, against Monte Carlo, in the MicroPython VM;
 rounding rule wherever a chance is shown (device lines, large digits, odds and play tools)."""
 import math
 import os
+import re
 import random
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from conftest import ROOT, SeqRng
 from carddraw import config, render, saved
 from carddraw.action import Action
 from carddraw.controller import Controller
-from carddraw.texts import odds_line, pct, risk_line
+from carddraw.texts import pct, risk_line
 from carddraw.deck import COLOURS, settle
 from carddraw.odds import (MAX_STEPS, action_chance, action_risk, fmt_chance, next_card, risk,
                            success_chance)
@@ -248,14 +249,20 @@ def test_whole_percents_follow_the_same_rule(vm):
     assert got == [text for _, text in WHOLE]
 
 
+def risks(line):
+    """The two risks a risk line says, "Red 29% Black<1%" -> ("29%", "<1%")."""
+    m = re.match(r"^Red ?(\S+%) ?Black ?(\S+%)$", line)
+    assert m, line
+    return m.groups()
+
+
 def test_the_risk_line_always_fits_the_screen():
     for red in (0.0, 1e-9, 0.5, 1 - 1e-9, 1.0):
         for black in (0.0, 1e-9, 0.5, 1 - 1e-9, 1.0):
             line = risk_line(red, black)
-            assert len(line) <= config.COLS and line.startswith("Risk r"), line
-            assert line == "Risk r%s b%s" % (fmt_chance(red, 0), fmt_chance(black, 0))
-            assert "Comp" not in line           # the tally's word for the count only
-    assert risk_line(0.294, 0.03) == "Risk r29% b3%"
+            assert len(line) <= config.COLS, line
+            assert risks(line) == (fmt_chance(red, 0), fmt_chance(black, 0))
+    assert risk_line(0.294, 0.03) == "Red 29% Black 3%"
 
 
 def device(**kw):
@@ -274,15 +281,12 @@ def test_a_possible_long_shot_never_shows_as_zero_on_the_device():
     a = c.action
     assert 0 < success_chance(a) < 5e-5
     v = c.view()
-    assert v.lines[3] == "Chance   <0.1%" == "Chance  " + pct(success_chance(a))
+    assert v.lines[2] == "Chance   <0.1%" == "Chance  " + pct(success_chance(a))
     assert v.picture.chance == "<0.1%"
     assert pct(1 - 1e-9) == ">99.9%" and pct(1.0) == "  100%" and pct(0.0) == "    0%"
-    # R25: a next card that can come never shows as 0%
-    lean = (997, 1, 1, 1)
-    assert odds_line(lean) == ">99% <1% <1% <1%"
-    assert odds_line((1, 0, 0, 0)) == "100%  0%  0%  0%"
-    assert odds_line(a.deck.counts()) == "".join("%4s" % fmt_chance(p, 0)
-                                                 for p in next_card(a.deck.counts()))
+    # R25: a next card that can come never shows as 0% (the tools' and the phone's form)
+    assert [fmt_chance(p, 0) for p in next_card((997, 1, 1, 1))] == [">99%", "<1%", "<1%", "<1%"]
+    assert [fmt_chance(p, 0) for p in next_card((1, 0, 0, 0))] == ["100%", "0%", "0%", "0%"]
 
 
 def big_digit_squares(chance, x0, x1):
@@ -318,10 +322,10 @@ def test_the_active_screen_shows_the_risks_beside_the_chance():
     c = device(**COMMON)
     a = c.action
     chance, red, black, _, _ = action_risk(a)
-    line = "Risk r%s b%s" % (fmt_chance(red, 0), fmt_chance(black, 0))
+    line = risk_line(red, black)
     v = c.view()
-    assert line == "Risk r29% b<1%"                    # issue 11: 99.6% hid a 29% risk
-    assert line in v.lines and v.lines[3] == "Chance  " + pct(chance)
+    assert line == "Red 29% Black<1%"                  # issue 11: 99.6% hid a 29% risk
+    assert line in v.lines and v.lines[2] == "Chance  " + pct(chance)
     assert v.picture.chance == fmt_chance(chance) and v.picture.foot[0] == line   # under the large digits
     assert len(v.lines) <= 8 and all(len(x) <= 16 for x in v.lines)
     canvas = Recorder()
@@ -339,7 +343,7 @@ def test_the_risk_line_follows_each_draw():
         v = c.view()
         assert v.screen == "active"
         _, red, black, _, _ = action_risk(c.action)
-        line = "Risk r%s b%s" % (fmt_chance(red, 0), fmt_chance(black, 0))
+        line = risk_line(red, black)
         assert line in v.lines and v.picture.foot[0] == line
 
 
@@ -361,8 +365,7 @@ def test_device_and_tools_show_the_same_text_for_the_same_deck():
     for kw in (LONG_SHOT, COMMON, dict(ranks=3, helpers=1, black=2, needed=2)):
         v = device(**kw).view()
         chance = v.picture.chance
-        _, comp, blk = v.picture.foot[0].split()          # "Risk r29% b<1%"
-        comp, blk = comp[1:], blk[1:]
+        comp, blk = risks(v.picture.foot[0])              # "Red 29% Black<1%"
         args = [x for k, n in kw.items() for x in ("--" + k, str(n))]
         out = odds_tool(*args)
         assert "chance to succeed: %s " % chance in out

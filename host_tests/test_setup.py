@@ -30,7 +30,8 @@ from pick import Pick
 # every gesture a player has on set-up but hold STOP (the referee lock: tested apart)
 GESTURES = ("R", "H", "D", "S", "lR", "lH", "lD")
 COMMON = {"+1 red": (0, 0, 1, 0), "+2 red": (0, 0, 2, 0), "+1 black": (0, 0, 0, 1),
-          "+1 yellow": (0, 1, 0, 0)}   # the seed page's usual difficulty and risk cards (R6/R7)
+          "yellow": (0, 1, 0, 0)}   # the seed page's usual difficulty and risk cards (R6/R7)
+# (the picker's own words: "hold RANK yellow" adds the one yellow, 16 columns)
 TASK = ("green", "yellow", "red", "black", "needed", "auto", "redraws", "bonus", "referee",
         "timed", "interval")   # all a referee prepares: the player sets skill, ranks, helpers
 
@@ -65,8 +66,8 @@ def finish_by_stopping(c):
 def test_setup_shows_each_source_of_the_deck_and_the_difficulty_R2_R8():
     c = dev(ranks=2, helpers=1, red=1)
     lines = c.view().lines
-    assert "Team  +3 green" in lines            # R3 2 for the ranks, R4 1 for the helper
-    assert "S:task +1 red" in lines             # R6 the difficulty card, and its key
+    assert "Rank 2 Helpers 1" in lines          # R3 2 greens for the ranks, R4 1 for the helper
+    assert "Task: +1 red" in lines              # R6 the difficulty card
     assert deck_line((5, 2, 2, 0)) in lines     # R2 base 2/2/1 + the above
     assert all(len(x) <= 16 for x in lines) and len(lines) <= 8
 
@@ -74,25 +75,25 @@ def test_setup_shows_each_source_of_the_deck_and_the_difficulty_R2_R8():
 def test_setup_names_bonus_greens_and_several_difficulty_colours_R5_R6_R8():
     c = dev(ranks=1, helpers=3, bonus=1, yellow=2, red=3, black=1)
     lines = c.view().lines
-    assert "Team +2 +1 bonus" in lines          # min(3 helpers, 1 rank) + 1 rank; 1 bonus
-    assert "S:task+2Y+3R+1B" in lines
-    assert "S:task +2Y +3R" in dev(yellow=2, red=3).view().lines
-    assert "S:+1G+2Y+3R+1B" in dev(green=1, yellow=2, red=3, black=1).view().lines
-    assert deck_line((5, 1, 2, 2)) in lines      # R8: 4 yellow -> 1 + a red; 5 red -> 2 + a black
-    assert "S:task none" in dev().view().lines
+    assert "Task: 6 cards" in lines             # a mix of colours: how many; the deck says which
+    assert "Task: 5 cards" in dev(yellow=2, red=3).view().lines
+    assert "Task: 7 cards" in dev(green=1, yellow=2, red=3, black=1).view().lines
+    assert deck_line((5, 1, 2, 2)) in lines      # R5 a bonus green, min(3 helpers, 1 rank) + 1
+    # rank; R8: 4 yellow -> 1 + a red; 5 red -> 2 + a black
+    assert "Task: none" in dev().view().lines
     most = dev(ranks=9, helpers=9, bonus=9, green=9, yellow=9, red=9, black=9, needed=9)
-    assert "Team+18 +9 bonus" in most.view().lines and "Need 9" in most.view().lines[6]
+    assert "Task: 36 cards" in most.view().lines and "Need 9" in most.view().lines[5]
     assert all(len(x) <= 16 for x in most.view().lines)
 
 
 def test_the_hint_says_how_to_set_the_difficulty():
     c = dev()
-    assert "S:task none" in c.view().lines         # the task's line names its key
+    assert "Task: none" in c.view().lines
     v = keys(c, "S")
     assert v.screen == "task"
     shown = " ".join(v.lines)
     for name in COMMON:
-        assert name in shown, name                 # every preset named beside its key
+        assert name in shown, name                 # every preset named beside its button
     assert all(len(x) <= 16 for x in v.lines) and len(v.lines) <= 8
 
 
@@ -168,7 +169,7 @@ def test_difficulty_resets_after_an_action_R6():
     keys(c, "S R D")                             # +1 red, start
     assert c.action.difficulty == (0, 0, 1, 0)
     finish_by_stopping(c)
-    assert difficulty(c) == (0, 0, 0, 0) and "S:task none" in c.view().lines
+    assert difficulty(c) == (0, 0, 0, 0) and "Task: none" in c.view().lines
     assert c.settings["ranks"] == 1              # the team's settings stay
 
 
@@ -299,7 +300,7 @@ def raw_settings(skill, ranks, helpers, bonus, cards, needed, auto, redraws, ref
 
 def setup_chance(c):
     """The chance set-up shows, as the text after its label ("Chance", "Need N")."""
-    return c.view().lines[6].split(None, 2)[-1].strip()
+    return c.view().lines[5].split(None, 2)[-1].strip()
 
 
 @hsettings(max_examples=300, deadline=None)
@@ -310,34 +311,32 @@ def test_set_up_shows_the_deck_and_chance_the_started_action_has(**drawn):
     lines = c.view().lines
     assert deck_line(action.deck.counts()) in lines  # R2-R8
     needed = drawn["needed"]
-    label = "Need %d " % needed if needed > 1 else "Chance  "
+    label = "Need %d  " % needed if needed > 1 else "Chance  "
     assert label + pct(success_chance(action)) in lines  # R7, R11, R26
     _, red, black, _, _ = action_risk(action)
-    assert lines[6].startswith(label) and lines[7] == risk_line(red, black)  # under it
+    assert lines[5].startswith(label) and lines[6] == risk_line(red, black)  # under it
     assert len(lines) == 8 and all(len(x) <= 16 for x in lines) and len(lines[0]) <= 14
     c.press("DRAW", 0)
     v = c.view()
     assert v.screen == "active" and c.action.deck.counts() == action.deck.counts()
-    assert v.lines[4] == lines[7] == v.picture.foot[0]         # the risks the action then shows
+    assert v.lines[3] == lines[6] == v.picture.foot[0]         # the risks the action then shows
 
 
 def test_set_up_shows_the_risks_under_the_chance_in_the_active_screens_words():
-    """Set-up showed the chance but not the risks beside it; and "Comp" meant both the risk
-    of a complication and the count of them. The risks say "Risk", by the deck's letters in
-    lower case (r a red card, a complication, R13; b a black, R14: an "R29%" would read as a
-    rule number), and "Comp" is only the tally's count."""
+    """Set-up shows the risks beside the chance as the active screen does, in the cards' own
+    names: "Red" the chance of a red card (a complication, R13) before the action ends,
+    "Black" of a black (R14); the tally counts the reds drawn, in other words."""
     c = dev(ranks=2, helpers=1, red=1)               # issue 11's common task
     lines = c.view().lines
-    assert lines[6] == "Chance   99.6%" and lines[7] == "Risk r29% b<1%"
-    assert not any("Comp" in x or "Blk" in x for x in lines)
+    assert lines[5] == "Chance   99.6%" and lines[6] == "Red 29% Black<1%"
     v = keys(c, "D")
-    assert v.lines[4] == "Risk r29% b<1%" and v.lines[5] == "Succ 0/1 Comp 0"
-    assert v.picture.foot == ("Risk r29% b<1%", "Succ 0/1 Comp 0")
-    assert risk_line(1.0, 1.0) == "Risk r100% b100%" and risk_line(None, None) == "Risk r... b..."
-    # the default referee code marks the title, and the risks stay in the 8 lines
-    assert lines[0] == "Set-up !code" and len(lines) == 8
+    assert v.lines[3] == "Red 29% Black<1%" and v.lines[4] == "Won 0/1 Reds 0"
+    assert v.picture.foot == ("Red 29% Black<1%", "Won 0/1 Reds 0")
+    assert risk_line(1.0, 1.0) == "Red100%Black100%" and risk_line(None, None) == "Red ... Black..."
+    # the default referee code asks for a new one on the hint line, in the 8 lines
+    assert lines[7] == "Set referee code" and len(lines) == 8
     frozen = dev(frozen=True, black=1).view().lines
-    assert "Ref: +1 black" in frozen and frozen[7].startswith("Risk r")
+    assert "Ref: +1 black" in frozen and frozen[6].startswith("Red ")
 
 
 @hsettings(max_examples=200, deadline=None)
@@ -364,7 +363,7 @@ def test_the_first_active_screen_shows_set_ups_chance_after_another_action(**dra
     want = setup_chance(c)
     c.press("DRAW", 0)
     v = c.view()
-    assert v.screen == "active" and v.lines[3] == "Chance  " + "%6s" % want
+    assert v.screen == "active" and v.lines[2] == "Chance  " + "%6s" % want
     assert v.picture.chance == want                # the large digits too
 
 

@@ -81,7 +81,7 @@ def test_a_stalled_loop_is_reset_by_the_watchdog_and_the_device_comes_back():
 with open("settings.json", "w") as f:
     json.dump(dict(config.defaults(), referee=True, black=9, redraws=1, needed=3), f)
 seed = 0
-while True:                      # a seed whose first draw is a black (G3 Y2 R1 B9)
+while True:                      # a seed whose first draw is a black (Deck 3G 2Y 1R 9B)
     if Rng(seed).randrange(15) >= 6:   # boot(seed) draws with Rng(seed)
         break
     seed += 1

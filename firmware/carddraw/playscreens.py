@@ -5,16 +5,17 @@ from carddraw.action import STOPPED, SUCCEEDED, FAILED, REFEREE
 from carddraw.deck import BLACK, GREEN, RED
 from carddraw.render import CardPicture, DeckPicture
 from carddraw.screens import Menu, Screen
-from carddraw.texts import (COLOUR_INDEX, COLOUR_NAMES, KINDS, deck_line, odds_line, pct,
-                            risk_line, said, skill_name, tally)
+from carddraw.texts import (COLOUR_INDEX, COLOUR_NAMES, KINDS, deck_line, pct, risk_line,
+                            said, skill_name, tally)
 
 OUTCOMES = {SUCCEEDED: "Success reached!", FAILED: "The action fails",
             REFEREE: "Referee decides"}
 CONFIRM = ["Stop?", "Stopping short", "of success is a", "failed attempt:",
-           "no retry today.", "", "D:stop  S:back"]
+           "no retry today.", "", "DRAW: yes, stop", "other: go back"]
 NO_RETRY = "No retry today."  # R16: a stop short of success is a failed attempt
 CARD_NAMES = tuple(name + " card" for name in COLOUR_NAMES)  # the card screen's title
 EMPTY = ("Deck empty:", "call the referee")  # R22
+KEEP = "DRAW ok HELP new"  # a card that may be redrawn (R15): keep it, or a new card
 
 
 class PlayScreen(Screen):
@@ -28,9 +29,9 @@ class PlayScreen(Screen):
 
 
 class Active(PlayScreen):
-    """The deck (R20), next-card odds (R25), the chance to succeed (R26) and the risks
-    beside it, the tally, draws and redraws left; timed mode's countdown and warning (R21).
-    DRAW draws; STOP asks to confirm (during the timed warning it stops at once)."""
+    """The deck (R20), the chance to succeed (R26) and the risks beside it, the tally, draws
+    and redraws left; timed mode's countdown and warning (R21). DRAW draws; STOP asks to
+    confirm (during the timed warning it stops at once)."""
     name = "active"
 
     def press(self, button):
@@ -53,17 +54,17 @@ class Active(PlayScreen):
         counts = action.deck.counts()
         odds = play.odds_shown()
         lines = [skill_name(action.skill) + (" timed" if timed else ""),
-                 deck_line(counts), odds_line(counts), "Chance  " + pct(odds and odds.chance),
-                 risk_line(odds and odds.red, odds and odds.black), tally(action)]
+                 deck_line(counts), "Chance  " + pct(odds and odds.chance),
+                 risk_line(odds and odds.red, odds and odds.black), tally(action),
+                 "Draw %d Redraws %d" % (action.draws, action.redraws_left)]
         if play.warn:  # R21: white, a colour no card has
-            return lines + ["DRAW IN %ds!" % play.warn, "S:stop now"], "white"
+            return lines + ["Card in %d s!" % play.warn, "STOP: stop now"], "white"
         if not sum(counts):  # R22: nothing to draw until the referee adds cards (R19)
             return lines + list(EMPTY), None
         if timed:
-            waiting = "Auto draw in %ds" % play.seconds_left(self.ctl.now)
-        else:
-            waiting = "Draws %-3d Redr %d" % (action.draws, action.redraws_left)
-        return lines + [waiting, "D:draw  S:stop"], None
+            return lines + ["Next card in %ds" % play.seconds_left(self.ctl.now),
+                            "STOP: stop"], None
+        return lines + ["DRAW: next card", "STOP: stop"], None
 
     def seconds(self):
         ctl = self.ctl
@@ -77,16 +78,16 @@ class Active(PlayScreen):
         action = play.action
         ctl = self.ctl
         counts = action.deck.counts()
-        side = ("Draw%2d" % action.draws, "Redr %d" % action.redraws_left)
+        side = ("Draw %d" % action.draws, "Redraw %d" % action.redraws_left)
         odds = play.odds_shown()
         if play.warn:
-            hint = "DRAW %ds  S:stop" % play.warn
+            hint = "Card in %d s!" % play.warn
         elif not sum(counts):  # R22: nothing to draw until the referee adds cards (R19)
             hint = EMPTY[1]
         else:
             hint = risk_line(odds and odds.red, odds and odds.black)
         if ctl.settings["timed"]:  # no countdown to a draw an empty deck won't give
-            side = ("in %2ds" % play.seconds_left(ctl.now) if sum(counts) else "Empty",
+            side = ("Next %ds" % play.seconds_left(ctl.now) if sum(counts) else "Empty",
                     side[0])
         return DeckPicture(action.skill, skill_name(action.skill), counts,
                            pct(odds and odds.chance).strip(), side, (hint, tally(action))), \
@@ -150,10 +151,10 @@ class Card(PlayScreen):
                  card_label(action, colour, play.applied)]
         lines += said(action.skill, colour)
         if not play.applied:
-            return lines + ["Redraws left %d" % action.redraws_left, "D:accept",
-                            "H:redraw"], colour  # R15
+            return lines + ["Redraws left %d" % action.redraws_left, "DRAW: keep it",
+                            "HELP: redraw"], colour  # R15
         outcome = OUTCOMES.get(action.state) or tally(action)
-        return lines + [outcome, "", "D:go on"], colour
+        return lines + [outcome, "", "DRAW: go on"], colour
 
     def art(self):
         """The card, large, with its colour word, the label of what it did and the action's
@@ -163,16 +164,15 @@ class Card(PlayScreen):
         action = play.action
         colour = play.card
         if not play.applied:
-            foot = "D:ok  H:redraw"
-        else:
-            # a success shows in the tally itself, in its place; a black's outcome replaces it
-            foot = action.state != SUCCEEDED and OUTCOMES.get(action.state) or tally(action)
+            foot = KEEP
+        else:  # what comes of it: the action's outcome, or the next press
+            foot = OUTCOMES.get(action.state) or "DRAW: go on"
         label = card_label(action, colour, play.applied)
         if len(label) > 14:  # beside the card only 14 fit: the numbers stay whole
-            if colour == GREEN:  # "Success +3: 3/4" -> "Succ +3: 3/4", as the tally has it
-                label = "Succ" + label[7:]
-            else:  # "Complication 10" -> "Compl. 10"
-                label = label[:5] + ". " + label.split(" ")[-1]
+            if colour == GREEN:  # "Success +3: 3/4" -> "Won +3: 3/4", as the tally has it
+                label = "Won" + label[7:]
+            else:  # "Complication 10" -> "Complication10"
+                label = label.replace(" ", "")
         words = said(action.skill, colour, 14)  # beside the card only 14 fit
         if not words[1]:
             words = words[:1]
@@ -230,14 +230,14 @@ class Failed(Ended):
     def lines(self):
         # the LED keeps the black that ended it (purple): red would read as a complication
         return catastrophe(self.action, "Failed") + [
-            tally(self.action), "Successes may be", "void.", "D:done"], BLACK  # R14
+            tally(self.action), "Successes may be", "void.", "DRAW: done"], BLACK  # R14
 
 
 class Success(Menu):
     """The successes reached: finish (R23), or chain straight into a new action (R17)."""
     name = "success"
     title = "Success!"
-    hint = "R/H:move D:pick"
+    hint = "DRAW: choose"
     quiet = True
 
     def head(self):
@@ -296,7 +296,7 @@ class Summary(Ended):
                 "Outcome: " + ("stopped" if action.state == STOPPED else "success"),
                 "Successes %d/%d" % (action.successes, action.needed),
                 "Complications %d" % action.complications, "Draws %d" % action.draws,
-                no_retry(action), "D:new set-up"], None
+                no_retry(action), "DRAW: new set-up"], None
 
 
 SCREENS = {"active": Active, "card": Card, "referee": Black, "failed": Failed,

@@ -15,7 +15,7 @@ from carddraw.screens import Menu, Screen
 from carddraw.setupscreens import Setup
 from carddraw.texts import COLOUR_NAMES, deck_line, shown_code
 
-LOCK_TEXT = ["Referee lock", "Enter the code", "with R H D S:", ""]
+LOCK_TEXT = ["Referee lock", "Enter the code", "on the buttons:", ""]
 WAIT_TEXT = ["Referee lock", "Too many wrong", "codes: no code", "is taken until",
              "the wait ends."]  # (codes entered during the wait are refused unchecked)
 RECOVER_TEXT = ["Referee lock", "Too many wrong", "codes. Wait, or", "enter the 12-key",
@@ -68,11 +68,11 @@ class Lock(Screen):
         stars = shown_code(self.code, True)
         if lockout.pending is not None:  # counted, compared once the count is on flash
             return LOCK_TEXT + [stars, lockout.stalled and "Flash error:" or "Checking...",
-                                lockout.stalled and "not checked yet" or "", "hold S: cancel"], None
+                                lockout.stalled and "not checked yet" or "", "hold STOP: back"], None
         if left:  # a countdown (the controller redraws it every second)
             text = RECOVER_TEXT if ctl.settings["recovery"] else WAIT_TEXT
-            return text + [stars, "Wait " + lockcode.wait_text(left), "hold S: cancel"], None
-        return LOCK_TEXT + [stars, "", "", "hold S: cancel"], None
+            return text + [stars, "Wait " + lockcode.wait_text(left), "hold STOP: back"], None
+        return LOCK_TEXT + [stars, "", "", "hold STOP: back"], None
 
 
 class NewCode(Screen):
@@ -113,8 +113,8 @@ class NewCode(Screen):
 
     def lines(self):
         ready = len(self.code) >= known.LOCK_MIN
-        return ["New code", "4 to 8 presses", "of R H D S:", shown_code(self.code, False), "",
-                "hold D: save" if ready else "", "hold R: restart", "hold S: cancel"], None
+        return ["New code", "4 to 8 presses", "of the buttons:", shown_code(self.code, False), "",
+                "hold DRAW: save" if ready else "", "hold RANK: clear", "hold STOP: back"], None
 
 
 # -- the referee menu: (label, when it is offered, what it does) -----------------------------------

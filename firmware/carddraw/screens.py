@@ -55,7 +55,7 @@ class Menu(Screen):
     is edited in place: RANK lowers it, HELP raises it, DRAW or STOP is done. The rows on
     offer may change while the menu is open: the cursor is taken modulo their number."""
     title = ""
-    hint = "D:pick  S:back"
+    hint = "DRAW: choose"
     quiet = False  # no click on a press (the success choice)
 
     def __init__(self, ctl, back=None):
@@ -120,7 +120,7 @@ class Menu(Screen):
         top = 0
         if len(shown) > room:
             top = min(max(0, cur - room + 1), len(shown) - room)
-        hint = "RANK- HELP+ D:ok" if self.editing else self.hint
+        hint = "RANK -  HELP +" if self.editing else self.hint
         return [self.title] + head + shown[top:top + room] + [hint], self.led()
 
     def led(self):

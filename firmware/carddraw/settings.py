@@ -10,7 +10,7 @@ NAMES = tuple(sorted(config.defaults()))
 # (the skill last: a device is usually one prop, a surgery kit or a scanner, all event long)
 OPTIONS = ("green", "yellow", "red", "black", "needed", "auto", "redraws", "bonus",
            "referee", "timed", "interval", "buzzer", "brightness", "skill")
-LABELS = ("Add green|Add yellow|Add red|Add black|Needed|Auto succ|Redraws|Bonus grn|"
+LABELS = ("Add green|Add yellow|Add red|Add black|Needed|Auto wins|Redraws|Bonus|"
           "Referee|Timed|Interval|Buzzer|Brightness|Skill")
 # The task a referee prepares: frozen (the "frozen" flag, set only from the referee menu),
 # these stay for every action until unfrozen, and nobody else may change them (bonus greens

@@ -1,7 +1,7 @@
 # The set-up side's screens (see screens.py for the interface): set-up itself, the
 # difficulty picker and the options; and the Plan, the action set-up would start.
 from carddraw import config, lockcode, settings as known
-from carddraw.config import COLS, SKILLS
+from carddraw.config import SKILLS
 from carddraw.deck import COLOURS, build_deck
 from carddraw.odds import planned_odds
 from carddraw.screens import Menu, Screen
@@ -53,24 +53,31 @@ class Setup(Screen):
     def lines(self):
         ctl = self.ctl
         settings = ctl.settings
-        head = "Chain set-up" if ctl.chained else "Set-up"
-        if lockcode.default(settings):  # anyone can open the lock: change the code first
-            head += " !" if ctl.chained else " !code"
-        title = skill_name(settings["skill"])
-        if settings["referee"]:
-            title += " REF"
-        if settings["timed"]:
-            title += " T%d" % settings["interval"]
+        skill = skill_name(settings["skill"])
+        title = ("Chain: " + skill) if ctl.chained else (skill + " set-up")
         counts = ctl.plan.counts()
         odds = ctl.plan.odds  # None until worked out
         needed = settings["needed"]
-        # the risks under the chance, as on the active screen
-        return [head, title,
-                "Ranks %d  Help %d" % (settings["ranks"], settings["helpers"]),
-                team_line(settings), task_line(settings), deck_line(counts),
-                ("Need %d " % needed if needed > 1 else "Chance  ") + pct(odds and odds.chance),
-                "log full: export" if not ctl.log_room else
-                risk_line(odds and odds.red, odds and odds.black)], None
+        if not ctl.log_room:  # the next press's meaning, or what stops it
+            hint = "Log full: export"
+        elif lockcode.default(settings):  # anyone can open the lock: change the code first
+            hint = "Set referee code"
+        else:
+            hint = "DRAW: start"
+        return [title, "Rank %d Helpers %d" % (settings["ranks"], settings["helpers"]),
+                task_line(settings), mode_line(settings), deck_line(counts),
+                ("Need %d  " % needed if needed > 1 else "Chance  ") + pct(odds and odds.chance),
+                risk_line(odds and odds.red, odds and odds.black), hint], None
+
+
+def mode_line(settings):
+    """A referee present (R14, R19) and timed mode (R21), in words; "" for neither."""
+    referee, timed = settings["referee"], settings["timed"]
+    if referee and timed:
+        return "Referee, %ds" % settings["interval"]
+    if timed:
+        return "Timed, every %ds" % settings["interval"]
+    return "Referee present" if referee else ""
 
 
 class Plan:
@@ -110,45 +117,30 @@ class Plan:
         return self.odds if self.odds_ready() and self.deck == counts else None
 
 
-def team_line(settings):
-    """The greens the team brings: R3 ranks, R4 helpers up to the ranks, R5 bonus."""
-    ranks = settings["ranks"]
-    team = ranks + min(settings["helpers"], ranks)
-    if settings["bonus"]:
-        line = "Team +%d +%d bonus" % (team, settings["bonus"])
-        return line if len(line) <= COLS else line.replace(" +", "+", 1)[:COLS]
-    return "Team  +%d green" % team
-
-
 def task_line(settings):
-    """The task's difficulty cards (R6) after the key that sets them: "S:task none",
-    "S:task +1 red", "S:task +2Y +3R" or "S:task+2Y+3R+1B" for a mix; a task the referee
-    froze, which no key on set-up changes: "Ref: +1 red"."""
-    label = "Ref:" if settings["frozen"] else "S:task"
-    added = []  # (loops, not comprehensions: each of those is a function called, a frame)
+    """The task's difficulty cards (R6): "Task: none", "Task: +1 red", "Task: 5 cards" for a
+    mix; a task the referee froze, which nothing on set-up changes: "Ref: +1 red"."""
+    label = "Ref:" if settings["frozen"] else "Task:"
+    added = 0
+    colour = None
     for name in COLOURS:
         if settings[name]:
-            added.append(name)
-    if not added:
+            added += settings[name]
+            colour = name if colour is None else "mix"
+    if colour is None:
         return label + " none"
-    if len(added) == 1:
-        return "%s +%d %s" % (label, settings[added[0]], added[0])  # "S:task +9 yellow": 16
-    marks = []
-    for name in added:
-        marks.append("+%d%s" % (settings[name], name[0].upper()))
-    for line in (label + " " + " ".join(marks), label + "".join(marks)):
-        if len(line) <= COLS:
-            return line
-    return "S:" + "".join(marks)  # all four colours: "S:+1G+2Y+3R+1B"
+    if colour == "mix":
+        return "%s %d cards" % (label, added)
+    return "%s +%d %s" % (label, added, colour)  # "Task: +9 yellow": 15
 
 
 # -- the difficulty picker ------------------------------------------------------------------
 # (key, what it sets, (green, yellow, red, black)); "hR" is hold RANK. The seed page's usual
 # task cards: a red or two for a hard task or a risky place, a black for a dangerous one, a
 # yellow for a mild environmental risk (R6, R7).
-PRESETS = (("R", "+1 red", (0, 0, 1, 0)), ("H", "+2 red", (0, 0, 2, 0)),
-           ("D", "+1 black", (0, 0, 0, 1)), ("hR", "+1 yellow", (0, 1, 0, 0)),
-           ("hH", "none", (0, 0, 0, 0)))
+PRESETS = (("R", "RANK  +1 red", (0, 0, 1, 0)), ("H", "HELP  +2 red", (0, 0, 2, 0)),
+           ("D", "DRAW  +1 black", (0, 0, 0, 1)), ("hR", "hold RANK yellow", (0, 1, 0, 0)),
+           ("hH", "hold HELP none", (0, 0, 0, 0)))
 
 
 class Task(Screen):
@@ -194,11 +186,10 @@ class Task(Screen):
         return tuple(self.ctl.settings[name] for name in known.DIFFICULTY)
 
     def lines(self):
-        now = self.cards()
-        lines = ["Difficulty"]
-        for key, label, cards in PRESETS:
-            lines.append("%s%-3s%s" % (">" if cards == now else " ", key, label))
-        return lines + [" hD more", " S  back"], None
+        lines = ["Difficulty"]  # (set-up shows the task chosen)
+        for preset in PRESETS:
+            lines.append(preset[1])
+        return lines + ["hold DRAW more", "STOP  back"], None
 
 
 # -- the options ------------------------------------------------------------------------------
@@ -209,7 +200,7 @@ class Options(Menu):
     changes logged in one record."""
     name = "options"
     title = "Options"
-    hint = "R/H:move D:pick"
+    hint = "DRAW: choose"
 
     def __init__(self, ctl):
         super().__init__(ctl)

@@ -3,7 +3,7 @@
 # Screens import this module, never the controller. No rule numbers on a screen: they belong
 # in the comments.
 from carddraw.config import COLS, SKILLS
-from carddraw.odds import fmt_chance, next_card
+from carddraw.odds import fmt_chance
 
 SKILL_NAMES = ("Surgery", "Repair", "Scan")          # by config.SKILLS
 COLOUR_NAMES = ("Green", "Yellow", "Red", "Black")   # by deck.COLOURS
@@ -64,12 +64,10 @@ def wrap(text, width=COLS):
 
 
 def deck_line(counts):
-    return "G%2d Y%2d R%2d B%2d" % counts  # R20
-
-
-def odds_line(counts):
-    # R25, whole percents by the one rule (fmt_chance): a card that can come is never "0%"
-    return "".join(["%4s" % fmt_chance(p, 0) for p in next_card(counts)])
+    """R20: the deck, each count before its colour's initial: "Deck 5G 2Y 1R 0B" (a count
+    after it, "R1", would read as a rule's number), "38G 3Y 3R 13B" when long."""
+    line = "%dG %dY %dR %dB" % counts
+    return "Deck " + line if len(line) <= COLS - 5 else line
 
 
 def pct(p):
@@ -80,17 +78,20 @@ def pct(p):
 
 def risk_line(red, black):
     """The risks beside the chance, in R26's model (the whole action, not the next card):
-    "Risk r29% b3%", r the chance that a red card (a complication, R13) comes before the
-    action ends, b that a black ends it (R14), by the deck's letters in lower case (an
-    "R18%" would read as a rule number, an "R:" as a button); "..." not worked out yet. The
-    word is "Risk" so it cannot be read as the tally's complications count ("Comp 1"). At
-    most 16 columns: "Risk r100% b100%"."""
-    return "Risk r%s b%s" % ("..." if red is None else fmt_chance(red, 0),
-                             "..." if black is None else fmt_chance(black, 0))
+    "Red 29% Black 3%": the chance that a red card (a complication, R13) comes before the
+    action ends, and that a black ends it (R14); "..." not worked out yet. At most 16 columns:
+    the spaces go first ("Red100%Black100%")."""
+    line = "Red %s Black %s" % ("..." if red is None else fmt_chance(red, 0),
+                                "..." if black is None else fmt_chance(black, 0))
+    for cut in ("Black ", "Red ", " "):
+        if len(line) > COLS:
+            line = line.replace(cut, cut.strip(), 1)
+    return line
 
 
 def tally(action):
-    return "Succ %d/%d Comp %d" % (action.successes, action.needed, action.complications)
+    """Successes won of those needed, and the red cards that made complications."""
+    return "Won %d/%d Reds %d" % (action.successes, action.needed, action.complications)
 
 
 def shown_code(entered, hidden):

@@ -55,9 +55,10 @@ def fit(ctl, lines, warn):
     title short of the battery icon."""
     if ctl.seeded:  # the bench's seed chose the cards: every screen says so
         title = lines[0]
-        if len(title) > TITLE_COLS - 5:  # the default code's mark, shortened
-            title = title.replace(" !code", " !")
-        title = title[:TITLE_COLS - 5]
+        if len(title) > TITLE_COLS - 5:  # its first words, as many as fit whole
+            title = title[:TITLE_COLS - 5]
+            if " " in title:
+                title = title[:title.rfind(" ")]
         lines[0] = title + " " * (TITLE_COLS - 4 - len(title)) + "SEED"
     if warn:
         lines = (lines + [""] * ROWS)[:ROWS]
