@@ -14,6 +14,7 @@ PRELUDE = """
 import gc
 from machine import SIM, I2C, Pin
 from carddraw import config
+import carddraw.config as C
 from carddraw import board as B
 from carddraw.ssd1306 import SSD1306
 """
@@ -226,14 +227,14 @@ def test_buzzer_patterns_play_without_blocking_and_stop():
         b = B.Board()
         z = b.buzzer
         out = {"silent": SIM.tone}
-        z.play("card", 1000)           # (1400, 40), (0, 25), (1900, 60)
+        z.play("card", 1000)           # (2700, 40), (0, 25), (3400, 60)
         timeline = []
         for t in range(1000, 1140, 5):
             z.update(t)
             timeline.append([t - 1000, SIM.tone])
         out["timeline"] = timeline
         out["playing_after"] = z.playing
-        out["names"] = sorted(B.PATTERNS)
+        out["names"] = sorted(C.BUZZER_PATTERNS)
         z.play("black", 0)
         z.update(10000)               # a very late loop: the pattern is over, no sound
         out["late"] = [SIM.tone, z.playing]
@@ -257,9 +258,9 @@ def test_buzzer_patterns_play_without_blocking_and_stop():
     """)
     assert r["silent"] == 0
     tones = dict(r["timeline"])
-    assert all(tones[t] == 1400 for t in range(0, 40, 5))
+    assert all(tones[t] == 2700 for t in range(0, 40, 5))
     assert all(tones[t] == 0 for t in range(40, 65, 5))
-    assert all(tones[t] == 1900 for t in range(65, 125, 5))
+    assert all(tones[t] == 3400 for t in range(65, 125, 5))
     assert all(tones[t] == 0 for t in range(125, 140, 5))
     assert r["playing_after"] is False
     assert r["names"] == sorted(["click", "card", "warn", "success", "fail", "black", "error"])
@@ -271,27 +272,32 @@ def test_buzzer_patterns_play_without_blocking_and_stop():
 
 
 # -- Battery and watchdog -------------------------------------------------------------------------
-def test_battery_volts_and_percent():
+def test_battery_millivolts_and_percent_on_the_lipo_curve():
     r = vm("""
-        # the arithmetic on a 3.3-4.2 V span (config.py's own span depends on the diode)
-        import carddraw.config as C
-        C.BATTERY_EMPTY_V, C.BATTERY_FULL_V = 3.3, 4.2
         b = B.Board()
         out = []
-        for v in (2.8, 3.3, 3.75, 4.0, 4.2, 5.0):
+        for v in (2.8, 3.25, 3.57, 3.95, 4.2, 5.0):
             SIM.set_vsys(v)
-            out.append([round(b.battery.volts(), 2), b.battery.millivolts(), b.battery.percent()])
+            mv = b.battery.millivolts()
+            out.append([mv, b.battery.percent(), b.battery.on_usb(mv)])
         steady = []
-        for v in (3.75, 3.759, 3.741, 3.77, 3.76):   # 50, 51, 49: noise; 52 moves; 51 noise
+        for v in (3.57, 3.572, 3.568, 3.58, 3.576):   # 45, 45, 44: noise; 47 moves; 46 noise
             SIM.set_vsys(v)
             steady.append(b.battery.percent())
-        RESULT = {"table": out, "steady": steady}
+        C.BATTERY_CAL_MV = 30                         # a meter read 30 mV more than the ADC
+        SIM.set_vsys(3.57)
+        cal = b.battery.millivolts()
+        C.BATTERY_CAL_MV = 0
+        RESULT = {"table": out, "steady": steady, "cal": cal}
     """)
-    volts = [row[0] for row in r["table"]]
-    assert volts == [2.8, 3.3, 3.75, 4.0, 4.2, 5.0]
-    assert all(abs(mv - v * 1000) <= 1 for v, mv, p in r["table"])
-    assert [p for v, mv, p in r["table"]] == [0, 0, 50, 78, 100, 100]
-    assert r["steady"] == [50, 50, 50, 52, 52]
+    assert [round(mv / 1000.0, 2) for mv, p, usb in r["table"]] == [2.8, 3.25, 3.57, 3.95, 4.2,
+                                                                      5.0]
+    ps = [p for mv, p, usb in r["table"]]
+    assert ps[:2] == [0, 0] and 44 <= ps[2] <= 45 and ps[3:] == [100, 100, 100]
+    assert [usb for mv, p, usb in r["table"]] == [False] * 5 + [True]
+    first = r["steady"][0]     # noise of a point either way is not shown; two points are
+    assert r["steady"][:3] == [first] * 3 and r["steady"][3] == r["steady"][4] >= first + 2
+    assert abs(r["cal"] - 3600) <= 1
 
 
 def test_watchdog():

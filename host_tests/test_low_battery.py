@@ -44,3 +44,50 @@ def test_low_battery_is_said_once_and_logged_once_per_discharge():
     records = r["records"]
     assert len(records) == 2
     assert all(set(x) == {"ev", "ms", "percent"} and 0 <= x["percent"] < 15 for x in records)
+
+
+EMPTY = r'''
+from app_harness import *
+
+app = boot()
+send(app, "press DRAW")               # an action in play: it must be on flash before the sleep
+out = {"usb": 0}
+SIM.set_vsys(4.7)                     # on USB power: never empty, whatever the cell
+run(app, 30000)
+out["usb"] = SIM.sleeps
+SIM.set_vsys(3.20)                    # under empty: three readings 5 s apart, then sleep
+run(app, 6000)
+out["one_reading"] = SIM.sleeps
+run(app, 20000)
+out["slept"] = SIM.sleeps
+out["dark"] = not SIM.oled_on
+records, _ = app.store.read_log()
+out["records"] = [r for r in records if r["ev"] == "battery"]
+out["action_on_flash"] = any(r["ev"] == "start" for r in records)
+RESULT = out
+'''
+
+
+def test_an_empty_cell_is_said_logged_and_the_device_sleeps_instead_of_running_it_flat():
+    """At empty (config.BATTERY_EMPTY_V) for BATTERY_EMPTY_READS readings in a row, off USB:
+    a notice, a record, and machine.deepsleep with everything on flash; on USB, never."""
+    r = run_in_vm(EMPTY, libs=["tools/sim", "host_tests/vmlib"])
+    assert r["usb"] == 0 and r["one_reading"] == 0
+    assert r["slept"] == 1 and r["dark"] and r["action_on_flash"]
+    assert [x.get("empty") for x in r["records"]] == [None, True]   # low first, then empty
+
+
+CURVE = r'''
+from carddraw import config
+from carddraw.board import level
+RESULT = {"points": [[level(mv), p] for mv, p in config.BATTERY_CURVE],
+          "ends": [level(5000), level(3000)], "all": [level(mv) for mv in range(3000, 4200, 5)],
+          "half": level(3570)}
+'''
+
+
+def test_the_gauge_follows_the_lipo_curve():
+    r = run_in_vm(CURVE, libs=["tools/sim"])
+    assert all(a == b for a, b in r["points"]) and r["ends"] == [100, 0]
+    assert r["all"] == sorted(r["all"])                 # never falls as VSYS rises
+    assert r["half"] == 45                              # half way between 3550 and 3590

@@ -180,7 +180,11 @@ class App:
             rng = c.rng
             if not (isinstance(rng, Rng) and rng.ready()):
                 store.housekeep()
-        self.face.idle_check(c, now)
+        face = self.face
+        face.idle_check(c, now)
+        if face.sleep_at is not None and now - face.sleep_at >= 0 and not store.waiting():
+            face.sleep_at = None  # (on the board sleep never returns: the switch resets it)
+            self.board.sleep()    # the cell is empty (face.battery_check): all on flash
 
     def persist(self):
         """What the pass changed, on flash before anything of it is shown: the controller's

@@ -160,36 +160,24 @@ class Led:
 
 
 # -- Buzzer --------------------------------------------------------------------------------
-# Each pattern is its steps, frequency in Hz then milliseconds, one pair after another;
-# frequency 0 is a rest. One flat tuple a pattern, not a tuple a step: a third of the RAM.
-PATTERNS = {
-    "click": (2400, 12),
-    "card": (1400, 40, 0, 25, 1900, 60),
-    "warn": (880, 120, 0, 80, 880, 120),
-    "success": (1047, 90, 1319, 90, 1568, 180),
-    "fail": (392, 160, 330, 160, 262, 280),
-    "black": (196, 320, 0, 60, 147, 450),
-    "error": (3000, 60, 0, 50, 3000, 60, 0, 50, 3000, 60),
-}
-
-
 class Buzzer:
     """The piezo on a PWM pin. play() starts a pattern and returns; update() moves it on."""
 
     def __init__(self):
         self._pwm = PWM(Pin(config.BUZZER_PIN), freq=1000, duty_u16=0)
         self.enabled = config.FLAGS["buzzer"]
-        self.pattern = None    # the steps playing (flat, as in PATTERNS), or None
+        self.pattern = None    # the steps playing (flat, as config.BUZZER_PATTERNS has them)
         self._step = 0         # the index of the step's frequency in the pattern
         self._start = 0        # tick at which the pattern started
         self._end = 0          # ms after _start at which the current step ends
 
     def play(self, pattern, now_ms):
-        """Start a pattern (a name in PATTERNS or a list of (hz, ms)); silent if not enabled."""
+        """Start a pattern (a name in config.BUZZER_PATTERNS or a list of (hz, ms)); silent if
+        not enabled."""
         if isinstance(pattern, str):
-            if pattern not in PATTERNS:
+            if pattern not in config.BUZZER_PATTERNS:
                 raise ValueError("no buzzer pattern %r" % (pattern,))
-            pattern = PATTERNS[pattern]
+            pattern = config.BUZZER_PATTERNS[pattern]
         else:
             pattern = [number for step in pattern for number in step]
         self.stop()
@@ -234,42 +222,52 @@ class Buzzer:
 
 # -- Battery -------------------------------------------------------------------------------
 class Battery:
-    """The LiPo's voltage, read as VSYS / 3 on the ADC."""
+    """The LiPo's voltage, read as VSYS / 3 on the ADC, and its charge along a LiPo's
+    discharge curve (config.BATTERY_CURVE)."""
 
     def __init__(self):
         pin = config.BATTERY_ADC
         self._adc = ADC(pin - 26 if pin >= 26 else pin)   # GPIO 26-29 are ADC channels 0-3
         # On a Pico W, GP25 selects the wireless chip, which shares GPIO29: high to read VSYS.
         self._select = Pin(25, Pin.OUT, value=1) if getattr(config, "PICO_W", False) else None
-        self._empty_mv = int(config.BATTERY_EMPTY_V * 1000 + 0.5)
-        self._full_mv = int(config.BATTERY_FULL_V * 1000 + 0.5)
         self._percent = -1
+        # in whole mV, worked out once: a float made in a pass is a heap allocation
+        self.empty_mv = int(config.BATTERY_EMPTY_V * 1000 + 0.5)
+        self._usb_mv = int(config.BATTERY_USB_V * 1000 + 0.5)
 
-    def _raw(self):
+    def millivolts(self):
+        """VSYS in mV, calibrated (config.BATTERY_CAL_MV), in small-int arithmetic."""
         if self._select is not None:
             self._select.value(1)
         raw = 0
         for _ in range(8):   # average a few: the ADC is noisy by a count or two
             raw += self._adc.read_u16()
-        return raw >> 3
+        return (raw >> 3) * 9900 // 65535 + config.BATTERY_CAL_MV   # 3 x 3.3 V full scale
 
-    def volts(self):
-        return self._raw() * 3 * 3.3 / 65535
+    def on_usb(self, mv):
+        return mv > self._usb_mv
 
-    def millivolts(self):
-        """VSYS in mV, in small-int arithmetic (no float to allocate)."""
-        return self._raw() * 9900 // 65535   # 3 x 3.3 V full scale
-
-    def percent(self):
-        """0-100, straight between config.BATTERY_EMPTY_V and BATTERY_FULL_V. A change of one
-        point is ignored (except to 0 or 100), so ADC noise does not make the gauge flicker;
-        cheap enough to call every loop."""
-        span = self._full_mv - self._empty_mv
-        p = ((self.millivolts() - self._empty_mv) * 100 + span // 2) // span
-        p = max(0, min(100, p))
+    def percent(self, mv=None):
+        """0-100 along config.BATTERY_CURVE (100 on USB power). A change of one point is
+        ignored (except to 0 or 100), so ADC noise does not make the gauge flicker."""
+        if mv is None:
+            mv = self.millivolts()
+        p = 100 if self.on_usb(mv) else level(mv)
         if self._percent < 0 or p == 0 or p == 100 or abs(p - self._percent) > 1:
             self._percent = p
         return self._percent
+
+
+def level(mv):
+    """Percent for VSYS mv on config.BATTERY_CURVE: straight lines between its points."""
+    curve = config.BATTERY_CURVE
+    if mv >= curve[0][0]:
+        return 100
+    for i in range(1, len(curve)):
+        hi, lo = curve[i - 1], curve[i]
+        if mv >= lo[0]:
+            return lo[1] + (mv - lo[0]) * (hi[1] - lo[1]) // (hi[0] - lo[0])
+    return 0
 
 
 # -- The board -----------------------------------------------------------------------------
@@ -298,6 +296,14 @@ class Board:
             raise ValueError("watchdog timeout must be 1-%d ms, not %r" % (WDT_MAX_MS, timeout_ms))
         self.wdt = WDT(timeout=timeout_ms)
         return self.wdt
+
+    def sleep(self):
+        """The cell is empty: the LED, the buzzer and the display off, then the RP2040 asleep
+        with no wake-up time (machine.deepsleep) until the switch or a charger resets it."""
+        self.led.show(None)
+        self.buzzer.stop()
+        self.display.sleep(True)
+        machine.deepsleep()
 
     def reset(self):
         """Restart the board as at power-on (the bench protocol's `maint`); never returns."""

@@ -31,11 +31,29 @@ LED_COLOURS = {
 }
 
 BUZZER_PIN = 15      # piezo through an NPN transistor, PWM slice 7
+# The sounds: (Hz, ms) steps in one flat tuple, 0 Hz a rest. Every tone between 2 and 4.2 kHz,
+# where a 12 mm piezo (about 4 kHz) and a magnetic buzzer (about 2.7 kHz) are both loud.
+BUZZER_PATTERNS = {
+    "click": (4000, 12),
+    "card": (2700, 40, 0, 25, 3400, 60),
+    "warn": (3000, 120, 0, 80, 3000, 120),
+    "success": (2637, 90, 3322, 90, 3951, 180),
+    "fail": (3136, 160, 2637, 160, 2093, 280),
+    "black": (2960, 320, 0, 60, 2093, 450),
+    "error": (4000, 60, 0, 50, 4000, 60, 0, 50, 4000, 60),
+}
 BATTERY_ADC = 29     # VSYS / 3 on ADC channel 3
 # VSYS reads about 0.25 V under the cell: the LiPo feeds VSYS through a Schottky diode
 # (hardware/README.md), so a full 4.2 V cell reads about 3.95 V and a flat 3.5 V cell 3.25 V.
-BATTERY_EMPTY_V = 3.25
+BATTERY_EMPTY_V = 3.25   # 0 %: the cell at 3.50 V; the device says so, logs it and sleeps
 BATTERY_FULL_V = 3.95
+# VSYS (mV, behind the diode) -> percent along a LiPo's discharge: straight lines between
+# the points (hardware/README.md "Battery" says how they were made and how to calibrate).
+BATTERY_CURVE = ((3950, 100), (3860, 90), (3770, 80), (3700, 70), (3620, 60), (3590, 50),
+                 (3550, 40), (3520, 30), (3480, 20), (3440, 10), (3360, 5), (3250, 0))
+BATTERY_CAL_MV = 0       # added to every reading: a meter at the cell, less 250 mV, less it
+BATTERY_EMPTY_READS = 3  # readings in a row at or under empty (5 s apart) before it sleeps
+BATTERY_USB_V = 4.40     # VSYS above this is USB power: no gauge, no sleep
 PICO_W = False       # a Pico W must drive GP25 high while reading VSYS
 
 # -- Timings -------------------------------------------------------------------------------------

@@ -22,6 +22,8 @@ class Face:
         self.battery = None      # the battery icon's percent, in steps of 10
         self.battery_at = None   # when the battery was last read
         self.low_said = False    # the low battery was said (said again only once charged)
+        self.empty_reads = 0     # readings in a row at or under empty, off USB
+        self.sleep_at = None     # the cell is empty: the device sleeps then (app.py)
         self.notices = []        # the bottom line's notices, oldest first
         self.notice_until = now + NOTICE_MS
         self.last_input = now    # the last press: the display dims and goes dark after it
@@ -82,8 +84,7 @@ class Face:
         board = self.board
         if self.battery_at is None or now - self.battery_at >= BATTERY_MS:
             self.battery_at = now
-            percent = board.battery.percent()
-            self.battery_low(percent, ctl, store)
+            percent = self.battery_check(ctl, store, now)
             if percent // 10 * 10 != self.battery:
                 self.battery = percent // 10 * 10
                 self.drawn = None  # the icon changed: the frame drawn whole
@@ -95,15 +96,31 @@ class Face:
         board.display.show()
         self.drawn = view
 
-    def battery_low(self, percent, ctl, store):
-        """Below LOW_BATTERY percent the device says so in words, once (a notice, not on every
-        frame), and logs it; it says so again only after a charge above LOW_BATTERY + 10."""
+    def battery_check(self, ctl, store, now):
+        """The cell read (not while the buzzer sounds: it pulls VSYS down). Below LOW_BATTERY
+        percent the device says so in words, once, and logs it (again only after a charge
+        above LOW_BATTERY + 10); at empty for BATTERY_EMPTY_READS readings in a row, off USB,
+        it says so, logs it and sleeps in a few seconds (sleep_at), not running the cell flat.
+        -> the percent."""
+        battery = self.board.battery
+        mv = battery.millivolts()
+        percent = battery.percent(mv)
+        if self.board.buzzer.playing:
+            return percent
         if percent < LOW_BATTERY and not self.low_said:
             self.low_said = True
             store.notice("Battery low: %d%%" % percent)
             ctl.record("battery", percent=percent)
         elif percent >= LOW_BATTERY + 10:
             self.low_said = False
+        empty = mv <= battery.empty_mv and not battery.on_usb(mv)
+        self.empty_reads = self.empty_reads + 1 if empty else 0
+        if self.empty_reads >= config.BATTERY_EMPTY_READS and self.sleep_at is None:
+            store.notice("Battery empty: charge it")
+            ctl.record("battery", percent=0, empty=True, mv=mv)
+            self.sleep_at = now + NOTICE_MS  # the notice read, the record on flash
+            self.empty_reads = 0             # (woken, it reads afresh before sleeping again)
+        return percent
 
     def idle_check(self, ctl, now):
         """Dim after DIM_AFTER_MS without a press, dark after OFF_AFTER_MS; never while an

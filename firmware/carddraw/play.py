@@ -19,7 +19,8 @@ from carddraw.odds import action_odds
 WARN_MS = 5000    # R21: the warning before a timed draw
 FINISH_MS = 60000  # R23: the minute of roleplay
 ENDED = ("success", "finishing", "summary")
-PHASES = {"finishing": "f", "summary": "s"}  # the hint's letter for each phase after the end
+PHASES = ENDED  # the hint's letter for each phase after the end: none, "f", "s"
+HINTS = ("", "w", "f", "fw", "s", "sw", "d", "dw", "df", "dfw", "ds", "dsw")
 
 
 class Play:
@@ -123,9 +124,10 @@ class Play:
         play.replaying = False
         if "d" in hint and play.action.pending is None:
             play.card = None
-        for phase in PHASES:
-            if PHASES[phase] in hint:
-                play.ended = phase
+        if "f" in hint:
+            play.ended = "finishing"
+        elif "s" in hint:
+            play.ended = "summary"
         # R21: after a power cut the warning starts at once, and a warning already begun
         # draws at once: switching off must hold no draw back
         play.due = ctl.now + (0 if "w" in hint else WARN_MS)
@@ -164,8 +166,8 @@ class Play:
     def hint(self):
         """What no record says, for the journal: "d" the card put away, "f" the finishing
         or "s" the summary after the end, "w" the timed warning begun."""
-        return (("d" if self.card is None else "") + PHASES.get(self.ended, "")
-                + ("w" if self.warn > 0 else ""))
+        # looked up, not put together: asked every loop pass, which must allocate nothing
+        return HINTS[(self.card is None) * 6 + PHASES.index(self.ended) * 2 + (self.warn > 0)]
 
     def log(self, record):
         if not self.replaying:  # played again: the log has its records, nobody hears it

@@ -115,9 +115,20 @@ class Buzzer:
     def update(self, now_ms):
         pass
 
+    playing = False
+
 
 class Battery:
-    def percent(self):
+    """A cell at 80 %, on no USB."""
+    empty_mv = 3250
+
+    def millivolts(self):
+        return 3750
+
+    def on_usb(self, mv):
+        return False
+
+    def percent(self, mv=None):
         return 80
 
 

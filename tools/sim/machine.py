@@ -72,6 +72,7 @@ class _Sim:
         # simulated event gives each simulated device its own (8 bytes, as on the RP2040)
         self.uid = b"\xe6\x60\x58\x38\x83\x4a\x7b\x2c"
         self.resets = 0         # machine.reset() calls, kept across SIM.reset()
+        self.sleeps = 0         # machine.deepsleep() calls (an empty battery)
         self.reset()
 
     def reset(self):
@@ -388,6 +389,12 @@ def idle():
 def lightsleep(ms=None):
     if ms:
         time.sleep_ms(ms)
+
+
+def deepsleep(ms=None):
+    """The board asleep (the firmware's empty battery): counted (SIM.sleeps); the call returns
+    here, as the board would once the switch or a charger woke it."""
+    SIM.sleeps += 1
 
 
 def disable_irq():
