@@ -25,6 +25,15 @@ if "maint.flag" in names:
     print("carddraw: maintenance, app and watchdog off until reset")
 else:
     del os, names
-    from carddraw import app
+    try:
+        from carddraw import app
 
-    app.main()
+        app.main()
+    except BaseException as e:  # noqa: BLE001 -- never the REPL: shown, logged, then a reset
+        try:
+            app.fatal(e)  # (a NameError if carddraw.app itself did not import)
+        except BaseException:  # noqa: BLE001
+            pass
+        import machine
+
+        machine.reset()

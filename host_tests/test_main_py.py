@@ -66,3 +66,40 @@ def test_maintenance_turns_the_key_on_and_starts_no_app(tmp_path):
     assert r["said"] == ["carddraw: maintenance, app and watchdog off until reset"]
     r = boot(tmp_path)                                      # the next reset: a normal boot
     assert r["calls"][0] == -1 and r["calls"][1][0] == "main"
+
+
+CRASH = r"""
+import json, sys, types
+calls = []
+sys.modules["micropython"] = types.SimpleNamespace(kbd_intr=calls.append)
+sys.modules["machine"] = types.SimpleNamespace(reset=lambda: calls.append("reset"))
+app = types.ModuleType("carddraw.app")
+
+def main():
+    raise MemoryError("memory allocation failed")
+app.main = main
+app.fatal = lambda e: calls.append(("fatal", type(e).__name__))
+pkg = types.ModuleType("carddraw")
+pkg.app = app
+sys.modules["carddraw"], sys.modules["carddraw.app"] = pkg, app
+if %r:   # carddraw.app itself does not import
+    del sys.modules["carddraw.app"]
+    pkg = types.ModuleType("carddraw")
+    sys.modules["carddraw"] = pkg
+exec(open(%r).read(), {"__name__": "__main__"})
+print(json.dumps(calls))
+"""
+
+
+def test_an_exception_out_of_the_app_never_leaves_the_board_at_the_repl(tmp_path):
+    """At boot or in the loop: main.py hands it to app.fatal (shown and logged where that
+    works) and resets the board; no exception comes out of main.py, so the rp2 port never
+    opens the REPL. The same when carddraw.app itself cannot be imported."""
+    for broken in (False, True):
+        done = subprocess.run(
+            [sys.executable, "-c", CRASH % (broken, os.path.join(FIRMWARE, "main.py"))],
+            capture_output=True, text=True, cwd=str(tmp_path), timeout=60)
+        assert done.returncode == 0, done.stderr
+        calls = json.loads(done.stdout.splitlines()[-1])
+        assert calls[0] == -1 and calls[-1] == "reset"
+        assert (["fatal", "MemoryError"] in calls) == (not broken)

@@ -37,15 +37,21 @@ COLLECT = getattr(gc, "mem_free", None) and gc.collect
 
 
 class App:
-    def __init__(self, board, store, rng=None, now_ms=0, write=print):
+    def __init__(self, board, store, rng=None, now_ms=0, write=print, safe=False):
         self.board = board
         self.store = store
         self.write = write          # where console replies go without a port: a str sink
         settings, notice = store.load_settings()
-        records, hint = store.open_action()  # the log's last action, played again (R14)
+        # the log's last action, played again (R14); a safe boot (two failed in a row) leaves
+        # it, in case it is what failed: set-up, said on screen and logged
+        records, hint = (None, "") if safe else store.open_action()
         c = self.controller = Controller(settings, rng, now_ms, replay=(records, hint))
         if c.play is not None:
             c.record("resume", screen=c.view().screen)
+        if safe:
+            c.record("safe", boots=safe)
+            c.say("Safe start", "Two starts failed: the last action is not resumed. "
+                  "Export the log for the referee.")
         self.face = Face(board, now_ms)
         self.face.notice(notice)
         self.applied = None         # the settings_version the board was set up for
@@ -255,7 +261,8 @@ class App:
         (sys.stdin) is the USB console."""
         board = self.board
         self.usb_interrupt(False)
-        board.watchdog(config.WATCHDOG_MS)
+        if getattr(board, "wdt", None) is None:
+            board.watchdog(config.WATCHDOG_MS)
         if stream is not None:
             self.listen(stream, sys.stdout)
         # ticks_ms wraps (every 2**30 ms on the RP2040); the controller gets a count that never does
@@ -272,12 +279,42 @@ class App:
 
 
 def main():
-    """Start the device: called by main.py on the board. DRAW held at power-on runs the
-    self-test first (tools/sim/simhost.py boots the same way)."""
+    """Start the device: called by main.py on the board. The watchdog first: a boot that hangs
+    resets. After two boots in a row that failed with an exception (fatal() counts them on
+    flash; a first frame puts the count back to 0; a power cut counts nothing, so switching
+    off is no way to it) the device comes up safe. DRAW held at power-on runs the self-test
+    first (tools/sim/simhost.py boots the same way)."""
     from carddraw.board import Board  # here: only the board has `machine` to import
     board = Board()
-    app = App(board, Store(), None, board.ticks_ms())  # rng None: the controller's own (R9)
+    board.watchdog(config.WATCHDOG_MS)
+    store = Store()
+    failed = store.boots()
+    app = App(board, store, None, board.ticks_ms(), safe=failed if failed >= 2 else 0)
     if "DRAW" in board.buttons.held():
         app.begin_selftest(app.face.last_input)
+    app.loop_pass(app.face.last_input)  # the first frame: this boot came up
+    store.boots(False)
     gc.collect()  # boot's garbage (the files read) goes now, not mid-draw
     asyncio.run(app.run(sys.stdin))
+
+
+def fatal(exc):
+    """An exception out of the app, at boot or in the loop (main.py calls this, then resets
+    the board: never the REPL): logged and shown where that still works."""
+    why = "%s: %s" % (type(exc).__name__, exc)
+    try:
+        store = Store()
+        store.boots(True)  # two in a row: the next boot comes up safe
+        store.log({"ev": "error", "why": why[:200], "fatal": True})
+    except Exception:  # noqa: BLE001 -- the flash may be what failed
+        pass
+    try:
+        from carddraw.board import Board
+        from carddraw.render import View, render
+        display = Board().display
+        render(View("error", ["Restarting", why[:16], why[16:32], why[32:48]]), display)
+        display.show()
+        import time
+        time.sleep_ms(3000)  # read, under the watchdog's 5 s
+    except Exception:  # noqa: BLE001 -- the display may be what failed
+        pass

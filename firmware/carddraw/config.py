@@ -81,6 +81,7 @@ LOG_DIR = "log/"         # the segments' folder: an append's commit (and, now an
 LOG_LIMIT = 512 * 1024   # bytes in all segments together (the Pico's filesystem is ~1.4 MB)
 LOG_SEGMENT = 16 * 1024  # bytes per segment: the oldest goes, once exported, when full
 LOG_EXPORTED_FILE = STATE_DIR + "log.exported"  # the highest seq the bench saved (`log ack`)
+BOOTS_FILE = STATE_DIR + "boots"  # boots begun that never drew their first frame (app.main)
 LOG_RESERVE = 48 * 1024  # kept free for an action to its end: none starts with less (about
                          # 250 draws); over it, records that are not play's are only counted
 LOG_QUEUE = 64           # records held in RAM while the flash fails or the log is full

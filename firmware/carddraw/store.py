@@ -19,7 +19,7 @@
 # KEPT_MOST), the segments (the log's limit over their size), an idle step's records
 # (logfile.HOLD_MOST), a reader's chunk and line (logread).
 from carddraw import config, logread
-from carddraw.flashfs import MISSING, OsFs, flag, folder, settle, write_json
+from carddraw.flashfs import MISSING, OsFs, flag, folder, read_json, settle, write_json
 from carddraw.journal import DIR as JOURNAL, Journal
 from carddraw.logfile import LogFile
 from carddraw.logline import LINE_MAX
@@ -264,6 +264,18 @@ class Store:
         """Said on screen, not logged: the log is on the flash that just failed. -> False."""
         self.notice("flash error")
         return False
+
+    def boots(self, failed=None):
+        """The boots that failed in a row (config.BOOTS_FILE): failed True counts one more
+        (app.fatal), False puts it back to 0 (a boot that drew its first frame), None only
+        reads. -> the count before (0 for an unreadable file: it never stops a boot)."""
+        self._open()  # (its folder made on a fresh device)
+        path = self.root + config.BOOTS_FILE
+        count = read_json(self.fs, path, 16)[0]
+        count = count if type(count) is int and 0 <= count < 1000 else 0
+        if failed or failed is False and count:
+            write_json(self.fs, path, count + 1 if failed else 0)
+        return count
 
     def set_flag(self, name, on):
         """A one-shot flag file (main.py's maintenance boot): written or removed. -> done."""
