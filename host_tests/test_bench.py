@@ -52,8 +52,8 @@ def test_every_scenario_passes_in_the_simulator():
 def test_a_wrong_expectation_is_reported_fail_with_exit_1(tmp_path):
     path = tmp_path / "wrong.txt"
     path.write_text("show\n=> {\"screen\": \"active\"}\npress RANK\n=> {\"ok\": \"press\"}\n"
-                    "bogus\nshow\n=> {\"lines\": [\"Set-up*\", \"Surg*\", \"Ranks 2*\", \"*\", \"*\", "
-                    "\"*\", \"*\", \"*\"]}\n")
+                    "bogus\nshow\n=> {\"lines\": [\"Surgery set-up\", \"Rank 2*\", \"*\", \"*\", "
+                    "\"*\", \"*\", \"*\", \"*\"]}\n")
     done = tool("--sim", "run", str(path))
     assert done.returncode == 1
     out = done.stdout
@@ -414,7 +414,7 @@ def test_test_button_answers_a_physical_press_which_does_nothing_else():
     assert r["none"] == [{"error": "no button pressed in 1500 ms"}]
     assert 1500 <= r["took"] <= 1560
     # the test's presses reached nothing: still ranks 1 on the set-up screen, no options menu
-    assert r["screen"]["screen"] == "setup" and r["screen"]["lines"][2] == "Ranks 1  Help 0"
+    assert r["screen"]["screen"] == "setup" and r["screen"]["lines"][1] == "Rank 1 Helpers 0"
 
 
 def test_any_press_ends_a_test_a_press_of_a_button_doing_nothing_else():
@@ -424,15 +424,15 @@ def test_any_press_ends_a_test_a_press_of_a_button_doing_nothing_else():
         one(app, "unlock RHRH")
         one(app, "test led green")
         tap(app, "HELP")                  # a press of the button: ends the test only
-        a = [app.console.test, list(SIM.led_rgb()), app.controller.view().lines[2]]
+        a = [app.console.test, list(SIM.led_rgb()), app.controller.view().lines[1]]
         one(app, "test display")
         b = one(app, "press HELP")        # a press line: ends the test only, as the button
         run(app, 60)
-        RESULT = [a, [app.console.test, b, lit() != 4286, app.controller.view().lines[2]]]
+        RESULT = [a, [app.console.test, b, lit() != 4286, app.controller.view().lines[1]]]
     """)
-    assert r[0] == [None, [0, 0, 0], "Ranks 1  Help 0"]
+    assert r[0] == [None, [0, 0, 0], "Rank 1 Helpers 0"]
     assert r[1][0] is None and r[1][1]["ok"] == "press" and r[1][2]
-    assert r[1][3] == "Ranks 1  Help 0"
+    assert r[1][3] == "Rank 1 Helpers 0"
 
 
 def test_test_draws_samples_the_setup_deck_with_the_controllers_rng_and_changes_nothing():
@@ -482,11 +482,11 @@ def test_log_streams_every_record_one_line_each_over_many_passes():
         app.store.read_log()           # finds the torn line and logs {"ev": "damage"} once
         records = app.store.read_log()[0]
         per_pass = []
-        write = app.write
+        write = app.console.write
         def counted(text):
             per_pass[-1] += 1
             write(text)
-        app.write = counted
+        app.console.write = counted
         app.line("log")
         del REPLIES[:]
         while not REPLIES or "ok" not in json.loads(REPLIES[-1]):
@@ -528,7 +528,7 @@ def test_the_export_leaves_flash_work_and_collections_to_passes_of_their_own(pre
         run(app, 1000)
         send(app, "press DRAW", "press HELP")  # a draw's records, waiting in the journal
         passes = []
-        real_collect, real_hk, write = A.COLLECT, app.store.housekeep, app.write
+        real_collect, real_hk, write = A.COLLECT, app.store.housekeep, app.console.write
         def collect():
             passes[-1][0] += 1
             real_collect()
@@ -539,7 +539,7 @@ def test_the_export_leaves_flash_work_and_collections_to_passes_of_their_own(pre
         def counted(text):
             passes[-1][2] += "log" in json.loads(text)
             write(text)
-        A.COLLECT, app.store.housekeep, app.write = collect, housekeep, counted
+        A.COLLECT, app.store.housekeep, app.console.write = collect, housekeep, counted
         waiting = app.store.journal.waiting(app.store.logfile.seq)  # records not in the log
         app.line("log")
         del REPLIES[:]
@@ -662,7 +662,7 @@ def test_power_on_self_test_walks_the_hardware_and_passes_with_every_button():
     assert r["tones"] >= 8                                        # every buzzer pattern played
     assert r["result"][1] == [0, 255, 0]                          # passed: the LED green
     assert r["app_before_draw"] is False and r["still"] is True   # waits for a fresh DRAW
-    assert r["app"] == "setup" and r["screen"][0] == "Set-up !code"  # the default code
+    assert r["app"] == "setup" and r["screen"][0] == "Surgery set-up"
     assert r["log"] == [{"ev": "selftest", "ms": r["log"][0]["ms"], "result": "passed",
                          "missing": [], "vsys_mv": 4000}]
     assert r["feeds"][0] >= r["feeds"][1] // 20      # the watchdog fed every pass, test or app

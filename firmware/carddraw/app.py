@@ -171,7 +171,7 @@ class App:
             console.send()
         if answered or self.face.drawn is not drawn:
             self.collected = None   # this pass's garbage: collected in the next quiet one
-            self.unswept += 1
+            self.unswept += not ran  # (the console's jobs leave quiet passes of their own)
             if COLLECT and self.unswept >= SWEEP_PASSES:  # no quiet pass for a while: now,
                 COLLECT()                                  # its reveal done
                 self.unswept = 0

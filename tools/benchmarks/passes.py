@@ -530,8 +530,8 @@ def display_part(out, ctx):
     draws = [run[i] for i in range(len(run)) if p.kinds[i] == bs.DRAW]
     pixels = [r[7] for r in draws]
     out.budget("pixel bytes a draw sends, most", max(pixels), "B", 1024)
-    out.budget("pixel bytes a draw sends, mean", round(sum(pixels) / len(pixels)), "B", 512,
-               extra="(about half a frame)")
+    out.budget("pixel bytes a draw sends, mean", round(sum(pixels) / len(pixels)), "B", 640,
+               extra="(about half a frame: the stage's 4 pages and the foot's hint)")
     out.figure("I2C time of a draw's frame, most", model.i2c_ms(max(r[6] for r in draws)), "ms")
 
 
