@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from carddraw import config
-from carddraw.journal import DIR as J, FOLDERS_MOST, KEPT_MOST, PACKED, SLOTS
+from carddraw.journal import DIR as J, FOLDERS_MOST, KEPT_MOST, SLOTS
+from carddraw.records import PACKED
 from carddraw.store import Store
 from fakeflash import FakeFlash
 from storekit import (ACTION, FAST, GOOD, LOG, LOG1, RANDOM, SETTINGS, boot, chain_ok,

@@ -140,7 +140,7 @@ records = None
 RESULT = {"count": count, "most": most, "first": first["ev"], "last": last, "hint": hint}
 """
 STORE_MODULES = ("config", "settings", "flashfs", "logline", "logread", "journal", "logfile",
-                 "logroom", "settingsfile", "store")
+                 "logroom", "settingsfile", "store", "records")
 
 
 @pytest.fixture(scope="module")

@@ -189,3 +189,31 @@ def test_a_settings_write_erases_once_at_most_whatever_the_folder_holds():
             writes += s.settings.j != j
             most = max(most, c.erases)
     assert writes >= 100 and most == 1
+
+
+def test_the_next_slot_is_opened_in_an_idle_step_and_a_commit_only_writes_it():
+    """The one piece of the journal's work left across passes for a draw's LED: an idle step
+    opens the next entry's slot (its path looked up in littlefs, nothing written: the slot is
+    as it was), and the pass that commits writes and closes it, opening nothing; a commit
+    that finds the slot opened for another (a catch-up moved on) lets it go and opens its
+    own. The power-cut search (test_power_cuts.py) cuts around it."""
+    opened = []
+
+    class Counting(FakeFlash):
+        def open(self, path, mode):
+            opened.append((path, mode))
+            return FakeFlash.open(self, path, mode)
+    fs = Counting()
+    s = Store(fs=fs)
+    s.load_settings()
+    for _ in range(40):
+        s.housekeep()
+    assert s.journal.opened is not None
+    slot = s.journal._path(s.journal.opened["number"], s.journal.opened["slot"])
+    assert fs.read_file(slot) == b""                  # opened ahead: still the empty slot
+    del opened[:]
+    assert s.commit([{"ev": "draw", "n": 1}], None, "d")
+    assert opened == [] and s.journal.opened is None  # the commit only wrote and closed it
+    assert fs.read_file(slot).startswith(b"{\"j\":")
+    s.housekeep()
+    assert s.journal.opened is not None and s.journal.opened["slot"] == 1

@@ -22,10 +22,10 @@
 #
 # An entry: one line {"j": its number, "q": its first record's seq, "n": how many, "p": the
 # play's hint, "s": settings changed (if any), "r": the records without seq or hash}; one too
-# long for a line has no "r" and a record a line after it. The records of play go packed: an
-# array of the event and its values in PACKED's order (the journal's own table), only when a
+# long for a line has no "r" and a record a line after it. The records of play go packed
+# (records.pack: an array of the event and its values in records.PACKED's order, only when a
 # record's fields are exactly its kind's; any other goes as an object, so a field added
-# anywhere never makes an entry unreadable. Packed, a draw whose pass also accepts the card
+# anywhere never makes an entry unreadable). Packed, a draw whose pass also accepts the card
 # and ends the action is one page (two as objects). Read back, every record is a dict.
 import sys
 from json import dumps, loads
@@ -33,6 +33,7 @@ from json import dumps, loads
 from carddraw.config import LOG_QUEUE
 from carddraw.flashfs import remove_all
 from carddraw.logline import LINE_MAX, read_line
+from carddraw.records import pack, unpack
 
 SLOTS = 3
 PREFIX = "j"
@@ -45,17 +46,6 @@ _SEP = (",", ":")
 # MicroPython's files take a str as it is (its bytes, no copy); CPython's binary files (the
 # tests' littlefs) want bytes.
 _BYTES = sys.implementation.name != "micropython"
-
-PACKED = {
-    "draw": ("ms", "n", "card", "deck", "timed"),
-    "redraw": ("ms", "n", "card", "left"),
-    "accept": ("ms", "n", "card", "deck", "state", "successes", "complications"),
-    "end": ("ms", "outcome", "successes", "needed", "complications", "draws"),
-    "stop": ("ms", "successes", "needed", "draws"),
-    "start": ("ms", "skill", "ranks", "helpers", "bonus", "difficulty", "needed", "auto",
-              "redraws", "referee", "timed", "interval", "chain", "chance", "deck"),
-}
-
 
 def folder_number(name):
     """The number of a journal folder from its name (None for anything else)."""
@@ -97,6 +87,7 @@ class Journal:
         self.next = 1       # the next entry's number
         self.entries = []   # Entry, oldest first: SLOTS a folder of self.folders at most
         self.kept = 0       # records the entries keep in RAM (KEPT_MOST at most)
+        self.opened = None  # {"number", "slot", "file"}: the next entry's slot, opened ahead
 
     # -- boot: what the journal holds -------------------------------------------------------------
     def read(self, change, done):
@@ -239,7 +230,7 @@ class Journal:
         head = {"j": self.next, "q": seq, "n": len(records), "p": hint}
         if settings:
             head["s"] = settings
-        head["r"] = [_packed(r) for r in records]  # one line, one dumps
+        head["r"] = [pack(r) for r in records]  # one line, one dumps
         text = dumps(head, separators=_SEP)
         if len(text) < LINE_MAX:
             text += "\n"
@@ -259,7 +250,7 @@ class Journal:
             folders.append(Folder(self.ready, 0))
             self.ready = None
         here = folders[-1]
-        f = self.fs.open(self._path(here.number, here.used), "wb")
+        f = self._take(here.number, here.used)
         try:
             f.write(text.encode() if _BYTES else text)
         finally:
@@ -271,7 +262,34 @@ class Journal:
         here.used += 1
         self.next += 1
 
-    # -- idle passes: make the next folder, drop the used ones -------------------------------------
+    # -- idle passes: open the next slot, make the next folder, drop the used ones ----------------
+    def open_next(self):
+        """The next entry's slot opened ahead (its path looked up in littlefs, folder by
+        folder: about a third of a draw's commit), so that a press's pass only writes and
+        closes it. Opening writes nothing: the slot exists, empty, and "wb" empties it again
+        only in the close's commit; a power cut leaves it as it was. -> True if opened."""
+        if self.opened is not None:
+            return False
+        if self.folders and self.folders[-1].used < SLOTS:
+            n, slot = self.folders[-1].number, self.folders[-1].used
+        elif self.ready is not None:
+            n, slot = self.ready, 0
+        else:
+            return False
+        self.opened = {"number": n, "slot": slot, "file": self.fs.open(self._path(n, slot), "wb")}
+        return True
+
+    def _take(self, n, slot):
+        """The file of slot `slot` of folder n, for the entry written now: the one opened
+        ahead, or opened now."""
+        opened, self.opened = self.opened, None
+        if opened is not None:
+            if opened["number"] == n and opened["slot"] == slot:
+                return opened["file"]
+            opened["file"].close()  # not this slot (a catch-up moved on): let go
+        return self.fs.open(self._path(n, slot), "wb")
+
+
     def prepare(self):
         """A step of making the next folder (a folder, each slot, the rename out). -> True if
         one was taken."""
@@ -370,31 +388,10 @@ def _parse(line, record=False):
 
 
 def _record(obj, packed=True):
-    """A record as read: a packed one (a list, if packed may be) as a new dict, an object
-    as it is; ValueError for anything else."""
+    """A record as read: a packed one (a list, if packed may be) as a new dict (records.unpack),
+    an object as it is; ValueError for anything else."""
     if packed and isinstance(obj, list):
-        names = PACKED.get(obj[0]) if obj and isinstance(obj[0], str) else None
-        if names is None or len(obj) != len(names) + 1:
-            raise ValueError("not a packed record")
-        r = {"ev": obj[0]}
-        for i in range(len(names)):
-            r[names[i]] = obj[i + 1]
-        return r
+        return unpack(obj)
     if not isinstance(obj, dict):
         raise ValueError("not an object")
     return obj
-
-
-def _packed(record):
-    """A record as an entry holds it: a list of its event and its fields in PACKED's order
-    when its fields are exactly those; else the record itself."""
-    ev = record.get("ev")
-    names = PACKED.get(ev) if type(ev) is str else None
-    if names is None or len(record) != len(names) + 1:
-        return record
-    values = [ev]
-    for name in names:
-        if name not in record:  # the same number of fields, not the same ones
-            return record
-        values.append(record[name])
-    return values

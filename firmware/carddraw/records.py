@@ -1,7 +1,44 @@
 # The records of play, one constructor per kind: what the action log says of an action (the
-# fields docs/bench.md lists). Each is a dict {"ev": kind, "ms": the controller's clock, ...};
-# the journal packs the kinds it knows on the way to flash (journal.py), and a record with a
-# field it does not expect (a seeded device's "seeded") goes as it is. Pure: no I/O.
+# fields docs/bench.md lists). Each is a dict {"ev": kind, "ms": the controller's clock, ...}
+# everywhere in RAM; only the journal packs them on the way to flash (pack(), PACKED: each
+# kind's fields in order, beside its constructor), and a record with a field PACKED does not
+# name (a seeded device's "seeded") goes as it is. Pure: no I/O.
+
+PACKED = {
+    "draw": ("ms", "n", "card", "deck", "timed"),
+    "redraw": ("ms", "n", "card", "left"),
+    "accept": ("ms", "n", "card", "deck", "state", "successes", "complications"),
+    "end": ("ms", "outcome", "successes", "needed", "complications", "draws"),
+    "stop": ("ms", "successes", "needed", "draws"),
+    "start": ("ms", "skill", "ranks", "helpers", "bonus", "difficulty", "needed", "auto",
+              "redraws", "referee", "timed", "interval", "chain", "chance", "deck"),
+}
+
+
+def pack(record):
+    """A record as a journal entry holds it: a list of its event and its fields in PACKED's
+    order when its fields are exactly those (a draw's pass then fits one page); else as it is."""
+    ev = record.get("ev")
+    names = PACKED.get(ev) if type(ev) is str else None
+    if names is None or len(record) != len(names) + 1:
+        return record
+    values = [ev]
+    for name in names:
+        if name not in record:  # the same number of fields, not the same ones
+            return record
+        values.append(record[name])
+    return values
+
+
+def unpack(values):
+    """A packed record as a new dict (ValueError when it is not one PACKED knows)."""
+    names = PACKED.get(values[0]) if values and isinstance(values[0], str) else None
+    if names is None or len(values) != len(names) + 1:
+        raise ValueError("not a packed record")
+    r = {"ev": values[0]}
+    for i in range(len(names)):
+        r[names[i]] = values[i + 1]
+    return r
 
 
 def deck(a):

@@ -150,7 +150,8 @@ class Store:
             return False
         self._stop_reading()
         try:
-            work = self._on(True) or self.journal.prepare() or self._drop()
+            work = (self.journal.open_next() or self._on(True) or self.journal.prepare()
+                    or self._drop())
         except OSError as e:
             return self.flash_error(e)
         self._tidy = not work  # until the next journal entry: nothing to look at
