@@ -36,6 +36,7 @@ SWEEP_PASSES = 6
 COLLECT = getattr(gc, "mem_free", None) and gc.collect
 
 
+
 class App:
     def __init__(self, board, store, rng=None, now_ms=0, write=print, safe=False):
         self.board = board
@@ -63,6 +64,7 @@ class App:
         self.listening = None       # {"stream", "poll", "out"} watched for that first byte
         self.selftest = None        # selftest.SelfTest while the power-on self-test runs
         self.last_error = None      # the last error logged: one that repeats is logged once
+        self.warmed = 0             # steps of warm() taken after boot
         self.apply_settings()
 
     def apply_settings(self):
@@ -184,13 +186,29 @@ class App:
             # one step: the next draws' random bits (hashed ahead: none in a draw's pass), or
             # the store's (an erase at most); the odds were worked out by the reveal's view
             rng = c.rng
-            if not (isinstance(rng, Rng) and rng.ready()):
+            if not (isinstance(rng, Rng) and rng.ready() or self.warm()):
                 store.housekeep()
         face = self.face
         face.idle_check(c, now)
         if face.sleep_at is not None and now - face.sleep_at >= 0 and not store.waiting():
             face.sleep_at = None  # (on the board sleep never returns: the switch resets it)
             self.board.sleep()    # the cell is empty (face.battery_check): all on flash
+
+    def warm(self):
+        """What set-up's first frame does not need (the action's side, the referee's
+        screens), imported in the idle passes after it, a step a pass, and kept: a boot's
+        first frame comes the sooner, and the first DRAW finds them. -> whether a step."""
+        step = self.warmed
+        if step > 2:
+            return False
+        self.warmed = step + 1
+        if step == 0:
+            from carddraw import play  # noqa: F401 -- and the engine's Action, saved.py
+        elif step == 1:
+            from carddraw import playscreens  # noqa: F401
+        else:
+            from carddraw import referee  # noqa: F401
+        return True
 
     def persist(self):
         """What the pass changed, on flash before anything of it is shown: the controller's

@@ -12,11 +12,7 @@ shows "..." for odds that work() works out in a later pass. After a power cut th
 action is played again (replay): switching off is no escape from a black card (R14).
 """
 from carddraw import config, lockcode, settings as known, views
-from carddraw.action import ACTIVE
 from carddraw.deck import RuleError
-from carddraw.play import Play
-from carddraw.playscreens import SCREENS
-from carddraw.referee import Lock
 from carddraw.rng import Rng
 from carddraw.screens import Message
 from carddraw.setupscreens import Plan, Setup
@@ -141,6 +137,7 @@ class Controller:
     def resume(self, state):
         """The action from a resume_state() (tests without a store); unreadable: set-up."""
         try:
+            from carddraw.play import Play  # (the action's side: app.WARM, after boot)
             self.play = Play.restore(self, state)
         except Exception as e:
             self.say("Not resumed", "The saved action is unreadable: %s" % e, Setup(self))
@@ -151,6 +148,7 @@ class Controller:
         """After a power cut: the log's last action played again (play.Play.replay). Records
         that make no action close it as lost (R14: no escape from a black), said on screen."""
         try:
+            from carddraw.play import Play
             self.play = Play.replay(self, records, hint)
         except Exception as e:
             self.record("end", outcome="lost", why=str(e)[:80])
@@ -199,6 +197,7 @@ class Controller:
                 else:
                     back = shown.back if shown.name == "message" else shown
                     back.covered()
+                    from carddraw.referee import Lock
                     self.goto(Lock(self, back))
             elif long:
                 shown.long(button)
@@ -212,7 +211,7 @@ class Controller:
     # -- for the screens ----------------------------------------------------------------------
     def goto(self, screen):
         play = self.play
-        if play is not None and play.action.state != ACTIVE:  # the action no longer draws:
+        if play is not None and play.action.state != "active":  # the action no longer draws:
             play.warn = 0  # R21: a warning goes on from screen to screen until the draw
         self.shown = screen
         self._view = None
@@ -221,6 +220,7 @@ class Controller:
         """The screen the action's state calls for: set-up without one."""
         if self.play is None:
             return Setup(self)
+        from carddraw.playscreens import SCREENS
         return SCREENS[self.play.home()](self)
 
     def go_home(self):
@@ -269,6 +269,7 @@ class Controller:
         if not self.log_room:
             self.say("Log full", "Export the log over USB (make logs), then start.")
             return
+        from carddraw.play import Play
         self.play = Play.start(self)
         self.chained = False
         self.go_home()

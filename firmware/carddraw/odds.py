@@ -189,6 +189,7 @@ class Odds:
         self.chance = chance
         self.red = red
         self.black = black
+        self.words = None  # how the screens say them (texts.odds_words), once made
 
 
 def action_odds(a):

@@ -205,8 +205,7 @@ class Play:
     def odds_ready(self):
         return self.odds_got is not None and self.odds_key == self._key()
 
-    def odds_shown(self):
-        """The odds if worked out (a quick view shows "..." until then), else None."""
+    def odds_shown(self):  # the odds if worked out (a quick view shows "..."), else None
         return self.odds_got if self.odds_ready() else None
 
     def work(self):

@@ -5,8 +5,8 @@ from carddraw.action import STOPPED, SUCCEEDED, FAILED, REFEREE
 from carddraw.deck import BLACK, GREEN, RED
 from carddraw.render import CardPicture, DeckPicture
 from carddraw.screens import Menu, Screen
-from carddraw.texts import (COLOUR_INDEX, COLOUR_NAMES, KINDS, deck_line, pct, risk_line,
-                            said, skill_name, tally)
+from carddraw.texts import (COLOUR_INDEX, COLOUR_NAMES, KINDS, deck_line, odds_words, said,
+                            skill_name, tally)
 
 OUTCOMES = {SUCCEEDED: "Success reached!", FAILED: "The action fails",
             REFEREE: "Referee decides"}
@@ -52,10 +52,9 @@ class Active(PlayScreen):
         action = play.action
         timed = self.ctl.settings["timed"]
         counts = action.deck.counts()
-        odds = play.odds_shown()
+        chance, risk = odds_words(play.odds_shown())
         lines = [skill_name(action.skill) + (" timed" if timed else ""),
-                 deck_line(counts), "Chance  " + pct(odds and odds.chance),
-                 risk_line(odds and odds.red, odds and odds.black), tally(action),
+                 deck_line(counts), "Chance  " + chance, risk, tally(action),
                  "Draw %d Redraws %d" % (action.draws, action.redraws_left)]
         if play.warn:  # R21: white, a colour no card has
             return lines + ["Card in %d s!" % play.warn, "STOP: stop now"], "white"
@@ -79,18 +78,16 @@ class Active(PlayScreen):
         ctl = self.ctl
         counts = action.deck.counts()
         side = ("Draw %d" % action.draws, "Redraw %d" % action.redraws_left)
-        odds = play.odds_shown()
+        chance, hint = odds_words(play.odds_shown())
         if play.warn:
             hint = "Card in %d s!" % play.warn
         elif not sum(counts):  # R22: nothing to draw until the referee adds cards (R19)
             hint = EMPTY[1]
-        else:
-            hint = risk_line(odds and odds.red, odds and odds.black)
         if ctl.settings["timed"]:  # no countdown to a draw an empty deck won't give
             side = ("Next %ds" % play.seconds_left(ctl.now) if sum(counts) else "Empty",
                     side[0])
         return DeckPicture(action.skill, skill_name(action.skill), counts,
-                           pct(odds and odds.chance).strip(), side, (hint, tally(action))), \
+                           chance.strip(), side, (hint, tally(action))), \
             "white" if play.warn else None
 
 
@@ -173,7 +170,7 @@ class Card(PlayScreen):
                 label = "Won" + label[7:]
             else:  # "Complication 10" -> "Complication10"
                 label = label.replace(" ", "")
-        words = said(action.skill, colour, 14)  # beside the card only 14 fit
+        words = said(action.skill, colour, 12)  # beside the card 12 fit 8 px apart
         if not words[1]:
             words = words[:1]
         return CardPicture(action.skill, skill_name(action.skill), action.deck.counts(),

@@ -5,7 +5,7 @@ from carddraw.config import SKILLS
 from carddraw.deck import COLOURS, build_deck
 from carddraw.odds import planned_odds
 from carddraw.screens import Menu, Screen
-from carddraw.texts import deck_line, pct, risk_line, skill_name
+from carddraw.texts import deck_line, odds_words, skill_name
 
 
 # -- set-up -------------------------------------------------------------------------------
@@ -56,7 +56,7 @@ class Setup(Screen):
         skill = skill_name(settings["skill"])
         title = ("Chain: " + skill) if ctl.chained else (skill + " set-up")
         counts = ctl.plan.counts()
-        odds = ctl.plan.odds  # None until worked out
+        chance, risk = odds_words(ctl.plan.odds)  # "..." until worked out
         needed = settings["needed"]
         if not ctl.log_room:  # the next press's meaning, or what stops it
             hint = "Log full: export"
@@ -66,8 +66,7 @@ class Setup(Screen):
             hint = "DRAW: start"
         return [title, "Rank %d Helpers %d" % (settings["ranks"], settings["helpers"]),
                 task_line(settings), mode_line(settings), deck_line(counts),
-                ("Need %d  " % needed if needed > 1 else "Chance  ") + pct(odds and odds.chance),
-                risk_line(odds and odds.red, odds and odds.black), hint], None
+                ("Need %d  " % needed if needed > 1 else "Chance  ") + chance, risk, hint], None
 
 
 def mode_line(settings):

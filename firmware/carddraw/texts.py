@@ -89,6 +89,17 @@ def risk_line(red, black):
     return line
 
 
+def odds_words(odds):
+    """(the chance as shown, the risk line) of odds.Odds, or of odds not worked out yet
+    (None): made once per odds and kept on them (a view is made again at every change)."""
+    if odds is None:
+        return pct(None), risk_line(None, None)
+    words = odds.words
+    if words is None:
+        words = odds.words = (pct(odds.chance), risk_line(odds.red, odds.black))
+    return words
+
+
 def tally(action):
     """Successes won of those needed, and the red cards that made complications."""
     return "Won %d/%d Reds %d" % (action.successes, action.needed, action.complications)

@@ -63,9 +63,12 @@ def fit(ctl, lines, warn):
     if warn:
         lines = (lines + [""] * ROWS)[:ROWS]
         lines[ROWS - 1] = warning(ctl.play)
-    lines = lines[:ROWS]
-    for i in range(len(lines)):
-        lines[i] = lines[i][:TITLE_COLS if i == 0 else COLS]
+    if len(lines) > ROWS:
+        lines = lines[:ROWS]
+    for i in range(len(lines)):  # a slice is a new string: only where a line is too long
+        most = TITLE_COLS if i == 0 else COLS
+        if len(lines[i]) > most:
+            lines[i] = lines[i][:most]
     return lines
 
 
