@@ -39,13 +39,13 @@ def sizes_part(out, ctx):
     out.figure("modules (.mpy)", len(mpy))
     out.figure("engine: deck + action + odds (.mpy)", sum(mpy.get(p, 0) for p in ENGINE), "B")
     out.figure("main.py (copied as source)", sizes.get("main.py", 0), "B")
-    out.budget("firmware .mpy in all", sum(mpy.values()), "B", 48 * KB)
+    out.budget("firmware .mpy in all", sum(mpy.values()), "B", 64 * KB)
     source_part(out)
 
 
 def source_part(out):
-    """The shape's budgets (the restructure's): controller.py's lines, the longest firmware
-    file, the Controller's attributes (those its __init__ sets)."""
+    """The shape's budgets: controller.py's lines, the longest firmware file, the attributes of
+    the Controller, the App, the Store and the Play (those their methods set on self)."""
     import ast
     folder = os.path.join(ROOT, "firmware", "carddraw")
     lines = {}
@@ -56,13 +56,21 @@ def source_part(out):
     out.budget("controller.py, lines", lines["controller.py"], "", 300)
     longest = max(lines, key=lines.get)
     out.budget("the longest firmware file (%s), lines" % longest, lines[longest], "", 400)
-    with open(os.path.join(folder, "controller.py"), encoding="utf-8") as f:
+    for module, cls in (("controller", "Controller"), ("app", "App"), ("store", "Store"),
+                        ("play", "Play")):
+        out.budget("the %s's attributes" % cls, len(attributes(folder, module, cls)), "", 15)
+
+
+def attributes(folder, module, cls):
+    """The attributes a class's __init__ sets on self (and any method sets anew)."""
+    import ast
+    with open(os.path.join(folder, module + ".py"), encoding="utf-8") as f:
         tree = ast.parse(f.read())
-    init = next(n for c in tree.body if isinstance(c, ast.ClassDef) and c.name == "Controller"
-                for n in c.body if isinstance(n, ast.FunctionDef) and n.name == "__init__")
-    names = {t.attr for n in ast.walk(init) for t in getattr(n, "targets", [])
-             if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"}
-    out.budget("the Controller's attributes", len(names), "", 15)
+    body = next(c for c in tree.body if isinstance(c, ast.ClassDef) and c.name == cls).body
+    return {t.attr for fn in body if isinstance(fn, ast.FunctionDef) for n in ast.walk(fn)
+            for t in getattr(n, "targets", [])
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name)
+            and t.value.id == "self"}
 
 
 # -- the engine's import heap, in the VM ----------------------------------------------------------

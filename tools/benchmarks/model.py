@@ -17,6 +17,9 @@ An event's estimate, from the press event (the debounced press, as that table ti
   overhead, the flash's stalls around a program), K the share of the bytecode slowdown the
   firmware's mix pays. The boot, mostly imports (C), has its own factor BOOT_K from its one
   measured figure. The fit's residuals are printed by make bench beside each event.
+- Anchored: each measured event's estimate has the fit's own error on 892aee1 for that event
+  taken off (residual()), and its budget (set at the measured mean) is judged on the median
+  pass; what no measure anchors is the fit alone.
 - flash: the pass's littlefs-python counts (the board's geometry) at the W25Q16JV's typical
   0.4 ms a page and 45 ms a 4 KB erase (worst: 3 ms and 400 ms); it stalls the CPU.
 - I2C: the bytes the ssd1306 driver hands machine.I2C, 9 clocks a byte at 400 kHz.
@@ -64,6 +67,15 @@ def press_ms(cpu, rest):
 
 def boot_ms(cpu, rest):
     return BOOT_K * cpu + rest
+
+
+def residual(event):
+    """The measure less the fit's own estimate of 892aee1 for a measured event (ms): added to
+    today's estimate, it anchors the event to its measure, so that a budget set at the
+    measured figure is judged by what changed since, not by the fit's error on that event."""
+    cpu, rest = CALIBRATION[event]
+    fit = boot_ms(cpu, rest) if event == "boot" else press_ms(cpu, rest)
+    return MEASURED[event] - fit
 
 
 def fit_note():
