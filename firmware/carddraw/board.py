@@ -7,25 +7,16 @@ built (not at import), so a test can change config.LED_KIND and build another Bo
 Times are `ticks_ms()` values: compare them only with `ticks_diff`, which survives the
 counter wrapping round.
 """
-import time
 from binascii import hexlify
+from time import ticks_diff, ticks_ms  # ticks_diff(later, earlier): right across the wrap
 
 import machine
 from machine import ADC, I2C, PWM, Pin, WDT
+from micropython import const
 
 from carddraw import config
 from carddraw.button import Button
 from carddraw.ssd1306 import SSD1306
-
-
-def ticks_ms() -> int:
-    """Milliseconds from an arbitrary point; wraps round, so use ticks_diff."""
-    return time.ticks_ms()  # type: ignore[return-value]  # an int at run time
-
-
-def ticks_diff(later: int, earlier: int) -> int:
-    """later - earlier in ms, right across the ticks counter wrapping round."""
-    return time.ticks_diff(later, earlier)
 
 
 # -- Buttons -------------------------------------------------------------------------------
@@ -45,8 +36,8 @@ class Buttons:
         events = None
         for b in self.buttons:
             level = b.pin.value()
-            if b.at_rest(level):
-                continue
+            if level and b.raw == 1 and not b.pressed:
+                continue  # up and settled: update() would change nothing (most, most passes)
             event = b.update(level, now_ms, b.name in longs)
             if event:
                 if events is None:
@@ -56,7 +47,7 @@ class Buttons:
 
     def held(self):
         """Names of the buttons down right now, read from the pins (for held-at-power-on)."""
-        return tuple(b.name for b in self.buttons if b.pin.value() == 0)
+        return [b.name for b in self.buttons if not b.pin.value()]
 
 
 # -- Display -------------------------------------------------------------------------------
@@ -69,7 +60,6 @@ class Display(SSD1306):
     def __init__(self, i2c):
         super().__init__(i2c, config.OLED_WIDTH, config.OLED_HEIGHT, config.OLED_ADDR)
         self.asleep = False
-        self.level = 0
         self.sent = None     # the contrast the module was last sent (None: not known)
         self.brightness(config.NUMBERS["brightness"][0])
 
@@ -89,14 +79,15 @@ class Display(SSD1306):
 
     def sleep(self, on):
         """Display off (True) or back on (False); waking sends the whole frame again."""
-        if on and not self.asleep:
+        if on == self.asleep:
+            return
+        if on:
             self.poweroff()
-            self.asleep = True
-        elif not on and self.asleep:
+        else:
             self.poweron()
-            self.force()   # in case the module lost power while off
+            self.force()      # in case the module lost power while off
             self.sent = None  # ... and its contrast with it
-            self.asleep = False
+        self.asleep = on
 
 
 # -- LED -----------------------------------------------------------------------------------
@@ -107,24 +98,20 @@ class Led:
     """The RGB LED as config.LED_KIND wires it: "rgb", "rgb_anode" or "neopixel"."""
 
     def __init__(self):
-        self.kind = config.LED_KIND
+        kind = config.LED_KIND
         self.colour = None
-        self.value = (0, 0, 0)
         self._np = None
-        self._pwm = []
-        if self.kind == "neopixel":
+        if kind == "neopixel":
             import neopixel
             self._np = neopixel.NeoPixel(Pin(config.NEOPIXEL_PIN, Pin.OUT), 1)
-        elif self.kind == "rgb" or self.kind == "rgb_anode":
+        elif kind == "rgb" or kind == "rgb_anode":
             # Same frequency on all three: GP16/17 share a PWM slice. A common-anode LED is
             # lit while its pin is low, so its PWM runs inverted and the duty stays "on time".
-            invert = self.kind == "rgb_anode"
-            for c in ("red", "green", "blue"):
-                self._pwm.append(PWM(Pin(config.LED_PINS[c]), freq=config.LED_PWM_FREQ,
-                                     duty_u16=0, invert=invert))
+            self._pwm = [PWM(Pin(config.LED_PINS[c]), freq=config.LED_PWM_FREQ, duty_u16=0,
+                             invert=kind == "rgb_anode") for c in ("red", "green", "blue")]
         else:
             raise ValueError("config.LED_KIND must be rgb, rgb_anode or neopixel, not %r"
-                             % (self.kind,))
+                             % (kind,))
         self._write(OFF)
 
     def show(self, colour):
@@ -137,26 +124,17 @@ class Led:
         rgb = OFF if colour is None else config.LED_COLOURS.get(colour)
         if rgb is None:
             raise ValueError("no LED colour for %r" % (colour,))
-        if rgb != self.value:
-            self._write(rgb)
+        self._write(rgb)
         self.colour = colour
 
-    def rgb(self, r, g, b):
-        """Any colour, each channel 0-255."""
-        self.colour = ""   # not a card colour: the next show() writes
-        rgb = (max(0, min(255, int(r))), max(0, min(255, int(g))), max(0, min(255, int(b))))
-        if rgb != self.value:
-            self._write(rgb)
-
     def _write(self, rgb):
-        self.value = rgb
+        self.value = rgb  # what the LED shows, (r, g, b) 0-255
         if self._np is not None:
             self._np[0] = rgb
             self._np.write()
         else:
-            self._pwm[0].duty_u16(rgb[0] * 257)   # 255 * 257 = 65535
-            self._pwm[1].duty_u16(rgb[1] * 257)
-            self._pwm[2].duty_u16(rgb[2] * 257)
+            for i in range(3):
+                self._pwm[i].duty_u16(rgb[i] * 257)   # 255 * 257 = 65535
 
 
 # -- Buzzer --------------------------------------------------------------------------------
@@ -167,44 +145,38 @@ class Buzzer:
         self._pwm = PWM(Pin(config.BUZZER_PIN), freq=1000, duty_u16=0)
         self.enabled = config.FLAGS["buzzer"]
         self.pattern = None    # the steps playing (flat, as config.BUZZER_PATTERNS has them)
-        self._step = 0         # the index of the step's frequency in the pattern
-        self._start = 0        # tick at which the pattern started
-        self._end = 0          # ms after _start at which the current step ends
 
-    def play(self, pattern, now_ms):
-        """Start a pattern (a name in config.BUZZER_PATTERNS or a list of (hz, ms)); silent if
-        not enabled."""
-        if isinstance(pattern, str):
-            if pattern not in config.BUZZER_PATTERNS:
-                raise ValueError("no buzzer pattern %r" % (pattern,))
-            pattern = config.BUZZER_PATTERNS[pattern]
-        else:
-            pattern = [number for step in pattern for number in step]
+    def play(self, name, now_ms):
+        """Start the pattern config.BUZZER_PATTERNS names; silent if not enabled."""
+        if name not in config.BUZZER_PATTERNS:
+            raise ValueError("no buzzer pattern %r" % (name,))
         self.stop()
-        if self.enabled and pattern:
-            self.pattern = pattern
-            self._step = -2
+        if self.enabled:
+            self.pattern = config.BUZZER_PATTERNS[name]
+            self._step = -2    # the index of the step's frequency in the pattern
             self._start = now_ms
-            self._end = 0
+            self._end = 0      # ms after _start at which the current step ends
             self.update(now_ms)
 
     def update(self, now_ms):
         """Call often (every loop): starts the next step when one ends, stops at the end."""
-        if self.pattern is None:
+        pattern = self.pattern
+        if pattern is None:
             return
         if not self.enabled:
             self.stop()
             return
         # Steps are timed from the pattern's start, not from this call, so a late loop does
-        # not stretch the pattern; a very late one skips the steps it missed.
-        elapsed = ticks_diff(now_ms, self._start)
+        # not stretch the pattern; a very late one skips the steps it missed. (now_ms is the
+        # app's count, which never wraps.)
+        elapsed = now_ms - self._start
         while elapsed >= self._end:
             self._step += 2
-            if self._step >= len(self.pattern):
+            if self._step >= len(pattern):
                 self.stop()
                 return
-            hz = self.pattern[self._step]
-            self._end += self.pattern[self._step + 1]
+            hz = pattern[self._step]
+            self._end += pattern[self._step + 1]
             if hz and elapsed < self._end:
                 self._pwm.freq(hz)
                 self._pwm.duty_u16(32768)   # a square wave: loudest on a piezo
@@ -229,11 +201,11 @@ class Battery:
         pin = config.BATTERY_ADC
         self._adc = ADC(pin - 26 if pin >= 26 else pin)   # GPIO 26-29 are ADC channels 0-3
         # On a Pico W, GP25 selects the wireless chip, which shares GPIO29: high to read VSYS.
-        self._select = Pin(25, Pin.OUT, value=1) if getattr(config, "PICO_W", False) else None
+        self._select = Pin(25, Pin.OUT, value=1) if config.PICO_W else None
         self._percent = -1
         # in whole mV, worked out once: a float made in a pass is a heap allocation
-        self.empty_mv = int(config.BATTERY_EMPTY_V * 1000 + 0.5)
-        self._usb_mv = int(config.BATTERY_USB_V * 1000 + 0.5)
+        self.empty_mv = round(config.BATTERY_EMPTY_V * 1000)
+        self._usb_mv = round(config.BATTERY_USB_V * 1000)
 
     def millivolts(self):
         """VSYS in mV, calibrated (config.BATTERY_CAL_MV), in small-int arithmetic."""
@@ -271,7 +243,7 @@ def level(mv):
 
 
 # -- The board -----------------------------------------------------------------------------
-WDT_MAX_MS = 8388   # the RP2040 watchdog's longest timeout
+_WDT_MAX_MS = const(8388)   # the RP2040 watchdog's longest timeout
 
 
 class Board:
@@ -282,18 +254,18 @@ class Board:
 
     def __init__(self):
         self.buttons = Buttons()   # first, so buttons held at power-on can be read at once
-        self.i2c = I2C(config.I2C_ID, sda=Pin(config.I2C_SDA), scl=Pin(config.I2C_SCL),
-                       freq=config.I2C_FREQ)
-        self.display = Display(self.i2c)
+        self.display = Display(I2C(config.I2C_ID, sda=Pin(config.I2C_SDA),
+                                   scl=Pin(config.I2C_SCL), freq=config.I2C_FREQ))
         self.led = Led()
         self.buzzer = Buzzer()
         self.battery = Battery()
         self.wdt = None
 
-    def watchdog(self, timeout_ms=config.WATCHDOG_MS):
+    def watchdog(self, timeout_ms):
         """Start the watchdog (it cannot be stopped): feed() it within timeout_ms, or reset."""
-        if not 0 < timeout_ms <= WDT_MAX_MS:
-            raise ValueError("watchdog timeout must be 1-%d ms, not %r" % (WDT_MAX_MS, timeout_ms))
+        if not 0 < timeout_ms <= _WDT_MAX_MS:
+            raise ValueError("watchdog timeout must be 1-%d ms, not %r" % (_WDT_MAX_MS,
+                                                                           timeout_ms))
         self.wdt = WDT(timeout=timeout_ms)
         return self.wdt
 

@@ -6,13 +6,13 @@ times straight in, on CPython or in the MicroPython VM.
 from carddraw import config
 
 PERIOD = 1 << 30   # the board's ticks_ms() wraps round at this (MicroPython on the RP2040)
-HALF = PERIOD >> 1
 
 
 def elapsed(later, earlier):
     """later - earlier in ms, right across the ticks counter wrapping round: the same
-    arithmetic as time.ticks_diff, in small ints."""
-    return ((later - earlier + HALF) & (PERIOD - 1)) - HALF
+    arithmetic as time.ticks_diff, in small ints (half PERIOD, and PERIOD - 1 as its mask,
+    written out: the compiler folds them)."""
+    return ((later - earlier + (1 << 29)) & ((1 << 30) - 1)) - (1 << 29)
 
 
 class Button:
@@ -33,34 +33,25 @@ class Button:
         self.debounce_ms = config.DEBOUNCE_MS if debounce_ms is None else debounce_ms
         self.long_ms = config.LONG_PRESS_MS if long_ms is None else long_ms
         self.pressed = False   # the debounced state
-        self.raw = -1          # the last raw level seen; -1 before the first update
+        self.raw = -1          # the last raw level seen; -1 before the first update (board.py
+                               # skips the call while it is 1, as is the level, not pressed)
         self._since = 0        # when the raw level last changed
         self._down_at = 0      # when the current press began
         self._quiet = False    # the current press has had its event (down, long, power-on)
 
-    def at_rest(self, level):
-        """Whether the button is up and was up, settled: update() would change nothing (the
-        board asks before calling it: each pass three of the four buttons at least)."""
-        return level == 1 and self.raw == 1 and not self.pressed
-
     def update(self, level, now_ms, has_long=True):
-        if self.raw < 0:
-            self.raw = level
-            self._since = now_ms
-            self.pressed = self._quiet = level == 0
-            return None
         if level != self.raw:
+            if self.raw < 0:  # the first update: a press already down makes no event
+                self.pressed = self._quiet = level == 0
             self.raw = level
             self._since = now_ms
         elif (level == 0) != self.pressed and elapsed(now_ms, self._since) >= self.debounce_ms:
             self.pressed = level == 0
             if self.pressed:
                 self._down_at = self._since
-                self._quiet = not has_long
-                return None if has_long else "short"  # no long press here: act now
-            if self._quiet:
-                return None
-            return "short"
+                self._quiet = not has_long  # no long press here: act now, going down
+                return "short" if self._quiet else None
+            return None if self._quiet else "short"
         if self.pressed and not self._quiet and elapsed(now_ms, self._down_at) >= self.long_ms:
             self._quiet = True
             return "long"

@@ -4,7 +4,8 @@ Why our own and not micropython-lib's `ssd1306`: its package index is unreachabl
 machines, so the simulator could not install and run it; and its show() sends the whole
 1,024-byte frame every time (about 24 ms of a 400 kHz bus), while a card draw changes only
 part of the screen. This driver keeps the same shape (a framebuf.FrameBuffer subclass, the
-same command set) and adds change detection down to the column span of each page.
+same commands, those the device uses) and adds change detection down to the column span of
+each page.
 
 Change detection keeps a COPY of the last frame sent (1,024 bytes), not a per-page checksum:
 - a copy is exact. A checksum can collide and then silently leave a stale page on screen;
@@ -50,7 +51,7 @@ from micropython import const
 # SSD1306 commands (datasheet section 10)
 _CONTRAST = const(0x81)
 _ENTIRE_ON = const(0xA4)      # | 1 lights every pixel, 0 follows RAM
-_NORMAL_INVERT = const(0xA6)  # | 1 inverts
+_NORMAL = const(0xA6)         # | 1 would invert
 _DISPLAY = const(0xAE)        # | 1 on, 0 off (sleep; RAM is kept)
 _ADDRESS_MODE = const(0x20)
 _COLUMN_RANGE = const(0x21)
@@ -68,8 +69,18 @@ _CHARGE_PUMP = const(0x8D)
 _SCROLL_OFF = const(0x2E)
 
 _COMMANDS = const(0x00)   # control byte: every byte after it is a command
-_DATA = b"\x40"          # control byte: every byte after it is display RAM
 _STEP = const(16)         # a sent span is a multiple of this many columns (see above)
+
+
+def _views(buf, size):
+    """Views of `buf`, each `size` bytes, made once."""
+    mv = memoryview(buf)
+    return [mv[i:i + size] for i in range(0, len(buf), size)]
+
+
+def _rows(buf, width):
+    """`buf` seen as GS8: its pages as rows of bytes (see above)."""
+    return framebuf.FrameBuffer(buf, width, len(buf) // width, framebuf.GS8)
 
 
 class SSD1306(framebuf.FrameBuffer):
@@ -81,41 +92,32 @@ class SSD1306(framebuf.FrameBuffer):
         self.width = width
         self.height = height
         self.pages = height // 8
-        self.buffer = bytearray(self.pages * width)
-        super().__init__(self.buffer, width, height, framebuf.MONO_VLSB)
-        self._sent = bytearray(len(self.buffer))  # what the display holds now
-        mv = memoryview(self.buffer)
-        sent = memoryview(self._sent)
+        buf = self.buffer = bytearray(self.pages * width)
+        super().__init__(buf, width, height, framebuf.MONO_VLSB)
+        sent = bytearray(len(buf))  # what the display holds now
         # One view per page, made once, so show() compares and copies without allocating.
-        self._page = [mv[p * width:(p + 1) * width] for p in range(self.pages)]
-        self._sent_page = [sent[p * width:(p + 1) * width] for p in range(self.pages)]
-        self._mv = mv
+        self._page = _views(buf, width)
+        self._sent_page = _views(sent, width)
+        self._rows = _rows(buf, width)
+        self._sent_rows = _rows(sent, width)
         # The scratch pages of the scan for a page's changed blocks (see above), and a view
-        # of each block of each, made once. A page is copied in and out by a GS8 blit: each
-        # buffer seen as GS8 is its pages as rows of bytes (a page's column is a byte), so a
-        # blit copies whole bytes in C, where a slice assignment would make a slice object.
-        self._scan_now = bytearray(width)
-        self._scan_was = bytearray(width)
-        self._rows = framebuf.FrameBuffer(self.buffer, width, self.pages, framebuf.GS8)
-        self._sent_rows = framebuf.FrameBuffer(self._sent, width, self.pages, framebuf.GS8)
-        self._now_row = framebuf.FrameBuffer(self._scan_now, width, 1, framebuf.GS8)
-        self._was_row = framebuf.FrameBuffer(self._scan_was, width, 1, framebuf.GS8)
-        now = memoryview(self._scan_now)
-        was = memoryview(self._scan_was)
-        self._blocks = width // _STEP
-        self._now_block = [now[b * _STEP:(b + 1) * _STEP] for b in range(self._blocks)]
-        self._was_block = [was[b * _STEP:(b + 1) * _STEP] for b in range(self._blocks)]
+        # of each block of each, made once; a page is copied in and out by a GS8 blit.
+        now = bytearray(width)
+        was = bytearray(width)
+        self._now_row = _rows(now, width)
+        self._was_row = _rows(was, width)
+        self._now_block = _views(now, _STEP)
+        self._was_block = _views(was, _STEP)
         # A window narrower than the page is copied to the start of a staging page (a GS8
         # blit) and sent from the view of its width there: one view a width, made once.
-        self._stage = bytearray(width)
-        self._stage_row = framebuf.FrameBuffer(self._stage, width, 1, framebuf.GS8)
-        stage = memoryview(self._stage)
-        self._stage_view = [stage[:n * _STEP] for n in range(self._blocks + 1)]
-        self._data = [_DATA, mv]  # the data write's vector: the control byte, the pixels
+        stage = bytearray(width)
+        self._stage_row = _rows(stage, width)
+        stage = memoryview(stage)
+        self._stage_view = [stage[:n] for n in range(0, width + 1, _STEP)]
+        self._data = [b"\x40", buf]  # the data write's vector: control byte 0x40, the pixels
         # [control, column range, first, last, page range, first, last]: one write per window.
         self._address = bytearray((_COMMANDS, _COLUMN_RANGE, 0, width - 1, _PAGE_RANGE, 0, 0))
         self._all = True       # every page dirty: the display RAM is random at power-up
-        self.bytes_sent = 0    # data bytes (pixels) sent since construction
         self._command(
             _DISPLAY | 0,
             _CLOCK, 0x80,
@@ -131,7 +133,7 @@ class SSD1306(framebuf.FrameBuffer):
             _PRECHARGE, 0xF1,
             _VCOM_DESELECT, 0x30,
             _ENTIRE_ON | 0,
-            _NORMAL_INVERT | 0,
+            _NORMAL | 0,
             _SCROLL_OFF,
         )
         self.fill(0)
@@ -140,10 +142,7 @@ class SSD1306(framebuf.FrameBuffer):
 
     def _command(self, *codes):
         # One I2C write: control byte 0x00 then the command bytes.
-        buf = bytearray(len(codes) + 1)
-        for i in range(len(codes)):
-            buf[i + 1] = codes[i]
-        self.i2c.writeto(self.addr, buf)
+        self.i2c.writeto(self.addr, bytes((_COMMANDS,) + codes))
 
     def show(self):
         """Send the columns that differ from the last frame sent; return the data bytes sent.
@@ -151,31 +150,31 @@ class SSD1306(framebuf.FrameBuffer):
         frame taken from the heap and given back."""
         rows = self._rows
         sent_rows = self._sent_rows
+        pages = self.pages
         changed = 0
         if not self._all:
             now = self._page
             was = self._sent_page
-            for p in range(self.pages):
+            for p in range(pages):
                 if now[p] != was[p]:  # memcmp: a page that did not change costs no more
                     changed |= 1 << p
-            if changed == (1 << self.pages) - 1:  # a new picture, the title bar too: the
-                self._all = True                  # whole frame in one write
+            if changed == (1 << pages) - 1:  # a new picture, the title bar too: the
+                self._all = True             # whole frame in one write
         a = self._address
         if self._all:
             a[2] = 0
             a[3] = self.width - 1
             a[5] = 0
-            a[6] = self.pages - 1
-            self._write(a, self._mv)
+            a[6] = pages - 1
+            self._write(a, self.buffer)
             sent_rows.blit(rows, 0, 0)
             self._all = False
-            self.bytes_sent += len(self.buffer)
             return len(self.buffer)
         sent = 0
         p = 0
         now = self._now_block
         was = self._was_block
-        last = self._blocks - 1
+        blocks = len(now)
         while changed:
             if changed & 1:
                 # the changed blocks of page p, from the first to the last
@@ -184,11 +183,11 @@ class SSD1306(framebuf.FrameBuffer):
                 b = 0
                 while now[b] == was[b]:
                     b += 1
-                e = last
+                e = blocks - 1
                 while now[e] == was[e]:
                     e -= 1
                 n = e - b + 1
-                if n == self._blocks:
+                if n == blocks:
                     view = self._page[p]
                 else:
                     self._stage_row.blit(self._now_row, -b * _STEP, 0)  # columns b * 16 on
@@ -202,7 +201,6 @@ class SSD1306(framebuf.FrameBuffer):
                 sent += n * _STEP
             changed >>= 1
             p += 1
-        self.bytes_sent += sent
         return sent
 
     def _write(self, address, view):
@@ -219,10 +217,6 @@ class SSD1306(framebuf.FrameBuffer):
     def contrast(self, level):
         """Contrast (brightness) 0-255."""
         self._command(_CONTRAST, max(0, min(255, int(level))))
-
-    def invert(self, on):
-        """Light pixels dark and dark pixels light."""
-        self._command(_NORMAL_INVERT | (1 if on else 0))
 
     def poweroff(self):
         """Display off (sleep, about 10 uA); the display keeps its RAM."""
