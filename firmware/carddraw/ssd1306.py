@@ -112,8 +112,8 @@ class SSD1306(framebuf.FrameBuffer):
         # blit) and sent from the view of its width there: one view a width, made once.
         stage = bytearray(width)
         self._stage_row = _rows(stage, width)
-        stage = memoryview(stage)
-        self._stage_view = [stage[:n] for n in range(0, width + 1, _STEP)]
+        staged = memoryview(stage)
+        self._stage_view = [staged[:n] for n in range(0, width + 1, _STEP)]
         self._data = [b"\x40", buf]  # the data write's vector: control byte 0x40, the pixels
         # [control, column range, first, last, page range, first, last]: one write per window.
         self._address = bytearray((_COMMANDS, _COLUMN_RANGE, 0, width - 1, _PAGE_RANGE, 0, 0))
