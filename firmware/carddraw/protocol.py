@@ -19,22 +19,28 @@ import select
 from carddraw import config, lockcode
 from carddraw.settings import code_ok, number
 
+try:
+    from micropython import const
+except ImportError:  # CPython (the tests, the tools): const(n) is n
+    const = int  # type: ignore[assignment]
+
 COMMANDS = ("press NAME, long NAME, wait MS, show, log, unlock CODE, lock; in bench mode: "
             "seed N, test led|display|button|draws|end, log ack SEQ HASH, maint "
             "(NAME: RANK, HELP, DRAW, STOP)")
 MAX_LINE = 80          # a protocol line longer than this is refused
 MAX_QUEUE = 16         # protocol lines held while a command runs (the bench sends one at a time)
 MAX_REPLIES = 64       # replies held for a host that reads slowly, or not at all
-SEND_BYTES = 256       # bytes written to the console at most in a pass
-MAX_WAIT_MS = 600_000  # one `wait` at most 10 minutes
+_SEND_BYTES = const(256)       # bytes written to the console at most in a pass
+_MAX_WAIT_MS = const(600_000)  # one `wait` at most 10 minutes
 BENCH_MS = 600_000     # bench mode ends 10 minutes after the last console line
-UNLOCK_PASSES = 50     # passes `unlock` waits for the flash to take its try's count
+_UNLOCK_PASSES = const(50)     # passes `unlock` waits for the flash to take its try's count
 MAINT_FLAG = "maint.flag"  # main.py's one-shot maintenance boot (its name is spelt there too)
 RESTART_MS = 200       # maint's reply goes out over USB before the reset
 # seed: chooses the cards; test draws: after a seed, shows the cards to come; test led: any
 # colour on the LED, a card faked; test button: holds every press the device gets; test
 # display: the screen taken over; log ack: lets exported history go; maint: opens the REPL.
 GATED = ("seed", "test", "log ack", "maint")
+NO_ARGUMENT = ("show", "lock", "maint")  # "CMD takes no argument" (checked past the gate)
 
 
 class Console:
@@ -52,8 +58,7 @@ class Console:
         if out is not None:
             self.out_poll.register(out, select.POLLOUT)
         self.write = write
-        self.buf = ""            # the line being read
-        self.overlong = False
+        self.buf = ""            # the line being read; None: too long, ignored to its end
         self.sending = ""        # the rest of the reply being written
         self.replies = []        # reply lines waiting for the reveal
         self.dropped = 0         # replies a host that did not read cost
@@ -69,23 +74,25 @@ class Console:
     def read(self):
         """The whole lines that came, queued. At most two lines' worth a pass: a host sending
         faster must not keep the loop here; the rest waits in the USB buffer."""
+        if self.stream is None:
+            return
         for _ in range(2 * MAX_LINE + 2):
-            if self.stream is None or not self.poll.poll(0):
+            if not self.poll.poll(0):
                 break
             ch = self.stream.read(1)
             if not ch:
                 break
+            buf = self.buf
             if ch in "\r\n":
-                if self.overlong:
+                if buf is None:
                     self.reply({"error": "line longer than %d characters ignored" % MAX_LINE})
-                elif self.buf:
-                    self.line(self.buf)
+                elif buf:
+                    self.line(buf)
                 self.buf = ""
-                self.overlong = False
-            elif len(self.buf) >= MAX_LINE:
-                self.overlong = True
+            elif buf is None or len(buf) >= MAX_LINE:
+                self.buf = None
             elif " " <= ch <= "~":  # a control byte (Ctrl-C with the key off) is dropped
-                self.buf += ch
+                self.buf = buf + ch
 
     def line(self, text):
         """A line for the queue; more than MAX_QUEUE waiting are refused, not stored."""
@@ -97,14 +104,15 @@ class Console:
     def reply(self, obj):
         """A reply for the pass's reveal, after the persist. At most MAX_REPLIES wait (a host
         that does not read): the newest are dropped and counted, and the count follows."""
-        if len(self.replies) >= MAX_REPLIES:
+        replies = self.replies
+        if len(replies) >= MAX_REPLIES:
             self.dropped += 1
             return
-        if self.dropped and len(self.replies) < MAX_REPLIES - 1:
-            self.replies.append(json.dumps({"error": "%d replies dropped: the host did not "
-                                                     "read" % self.dropped}))
+        if self.dropped and len(replies) < MAX_REPLIES - 1:
+            replies.append(json.dumps({"error": "%d replies dropped: the host did not read"
+                                                % self.dropped}))
             self.dropped = 0
-        self.replies.append(json.dumps(obj))
+        replies.append(json.dumps(obj))
 
     def room(self):
         """Replies that may still be queued in this pass without dropping any."""
@@ -112,23 +120,22 @@ class Console:
 
     def send(self):
         """The reveal's part: replies written while the port says it has room, a byte at a
-        time and SEND_BYTES a pass at most (a host holding the port open without reading
+        time and _SEND_BYTES a pass at most (a host holding the port open without reading
         makes a longer write wait, up to 500 ms on the rp2 port), or handed to write()."""
+        replies = self.replies
         if self.out is None:
-            while self.replies:
-                self.write(self.replies.pop(0))
+            while replies:
+                self.write(replies.pop(0))
             return
-        budget = SEND_BYTES
-        while budget > 0:
+        for _ in range(_SEND_BYTES):
             if not self.sending:
-                if not self.replies:
+                if not replies:
                     return
-                self.sending = self.replies.pop(0) + "\n"
+                self.sending = replies.pop(0) + "\n"
             if not self.out_poll.poll(0):
                 return
             self.out.write(self.sending[0])
             self.sending = self.sending[1:]
-            budget -= 1
 
     # -- a pass -------------------------------------------------------------------------------
     def serve(self, now):
@@ -136,10 +143,11 @@ class Console:
         whose time is up answers, the queued lines run in order until one of them holds the
         queue. -> whether a line ran or a job worked (the pass then persists and replies)."""
         ran = False
-        if self.job is not None:
-            out = self.job.step(self, now)
+        job = self.job
+        if job is not None:
+            out = job.step(self, now)
             if out is None:
-                return self.job.busy
+                return job.busy
             self.job = None
             self.reply(out)
             ran = True
@@ -174,13 +182,15 @@ class Console:
         handler = HANDLERS.get(cmd)
         if handler is None:
             return {"error": "unknown command %r; commands: %s" % (cmd[:16], COMMANDS)}
-        what = words[1].lower() if len(words) > 1 else ""
+        args = words[1:]
         if self.bench_on(now):
             self.bench = now  # a console line: bench mode's 10 minutes start again
-        elif cmd in GATED or cmd + " " + what in GATED:
+        elif cmd in GATED or args and cmd + " " + args[0].lower() in GATED:
             name = cmd if cmd in ("seed", "maint") else " ".join(words[:2]).lower()
             return {"error": "%s needs bench mode: unlock CODE first" % name}
-        return handler(self, cmd, words[1:], now)
+        if args and cmd in NO_ARGUMENT:
+            return {"error": "%s takes no argument" % cmd}
+        return handler(self, cmd, args, now)
 
     # -- bench mode -----------------------------------------------------------------------------
     def bench_on(self, now):
@@ -191,15 +201,16 @@ class Console:
 
     def end_bench(self, why):
         self.bench = None
+        app = self.app
         if self.maint:
             self.maint = False
-            self.app.usb_interrupt(False)  # Ctrl-C off again: the REPL closes with bench mode
+            app.usb_interrupt(False)  # Ctrl-C off again: the REPL closes with bench mode
         if self.restart_at is not None:
             self.restart_at = None     # a maintenance boot not begun yet: called off
-            self.app.store.set_flag(MAINT_FLAG, False)
+            app.store.set_flag(MAINT_FLAG, False)
         if self.test is not None:
             self.end_test()
-        self.app.controller.record("bench", mode="off", why=why)
+        app.controller.record("bench", mode="off", why=why)
 
     def end_test(self):
         self.test = None
@@ -217,34 +228,33 @@ class Console:
 
 
 # -- the commands: each (console, cmd, args, now) -> reply dict, or None while it runs on ------
-class Job:
-    busy = False  # whether its last step worked (a pass with nothing else to do can collect)
-
-
-class Pressed(Job):
+# A job (console.job) answers a pass or more later: step(console, now) -> its reply, or None
+# while it runs on; busy: whether its last step worked (a quiet pass can collect garbage).
+class Pressed:
     """`press`'s answer, a pass later: the screen once what the press began is done (a code
     try counted in its pass is compared after that pass's persist)."""
+    busy = False
 
-    def __init__(self, cmd, name):
-        self.cmd = cmd
-        self.name = name
+    def __init__(self, reply):
+        self.reply = reply  # {"ok": cmd, "button": name}: the screen is added
 
     def step(self, con, now):
-        return {"ok": self.cmd, "button": self.name, "screen": con.app.controller.view().screen}
+        self.reply["screen"] = con.app.controller.view().screen
+        return self.reply
 
 
 def press(con, cmd, args, now):
-    name = (args[0] if args else "").upper()
+    name = args[0].upper() if args else ""
     if name not in config.BUTTONS:
         return {"error": "%s needs a button: RANK, HELP, DRAW or STOP" % cmd}
     con.app.button(name, "long" if cmd == "long" else "short", now)
-    con.job = Pressed(cmd, name)
-    return None
+    con.job = Pressed({"ok": cmd, "button": name})
 
 
-class Unlock(Job):
+class Unlock:
     """`unlock`: the try, counted by the Lockout in this pass, compared once its count is on
     flash (the lock screen's own way); never while the flash refuses it."""
+    busy = False
 
     def __init__(self):
         self.done = False   # compared yet
@@ -259,7 +269,7 @@ class Unlock(Job):
         c = con.app.controller
         if not self.done:  # not compared yet: the flash has not taken the count
             self.passes += 1
-            if self.passes < UNLOCK_PASSES:
+            if self.passes < _UNLOCK_PASSES:
                 return None
             c.lockout.cancel()
             return {"error": "unlock: " + lockcode.NOT_SAVED}
@@ -282,12 +292,9 @@ def unlock(con, cmd, args, now):
     if why:
         return {"error": "unlock: " + why}
     con.job = job
-    return None
 
 
 def lock(con, cmd, args, now):
-    if args:
-        return {"error": "lock takes no argument"}
     if con.bench is not None:
         con.end_bench("lock")
     return {"ok": "lock"}
@@ -297,8 +304,6 @@ def maint(con, cmd, args, now):
     """A maintenance boot: the flag, the message and the record now, the reset RESTART_MS
     later, so that `make deploy` and mpremote find the REPL open and no watchdog running.
     What led here (bench mode's record) is on flash before the flag."""
-    if args:
-        return {"error": "maint takes no argument"}
     app = con.app
     if not app.persist() or not app.store.set_flag(MAINT_FLAG, True):
         return {"error": "maint: the flash refused %s; nothing changed" % MAINT_FLAG}
@@ -317,15 +322,12 @@ def maint(con, cmd, args, now):
 
 def wait(con, cmd, args, now):
     ms = number(args[0] if args else None)
-    if ms is None or ms > MAX_WAIT_MS:
-        return {"error": "wait needs milliseconds, 0 to %d" % MAX_WAIT_MS}
+    if ms is None or ms > _MAX_WAIT_MS:
+        return {"error": "wait needs milliseconds, 0 to %d" % _MAX_WAIT_MS}
     con.wait_until = now + ms
-    return None
 
 
 def show(con, cmd, args, now):
-    if args:
-        return {"error": "show takes no argument"}
     return con.app.controller.show()
 
 
