@@ -1,6 +1,5 @@
 # One Card Draw action (R9-R23). Pure: randomness comes in as any object with randrange(n).
-from carddraw.deck import (GREEN, YELLOW, RED, BLACK, COLOURS, MAX_SETTING,  # noqa: F401
-                           Deck, RuleError, build_deck, check_int, check_colour)
+from carddraw.deck import GREEN, RED, BLACK, RuleError, build_deck, check_int, check_colour
 
 SKILLS = ("surgery", "repair", "scan")  # R24
 
@@ -11,26 +10,22 @@ FAILED = "failed"
 REFEREE = "referee"  # a black was drawn with a referee present; the referee decides (R14)
 
 
-def check_skill(skill):
-    name = skill.lower() if isinstance(skill, str) else None
-    if name == "scanning":
-        name = "scan"
-    if name not in SKILLS:
-        raise ValueError("skill must be surgery, repair or scan, not %r" % (skill,))
-    return name
-
-
 class Action:
     def __init__(self, skill="surgery", ranks=0, helpers=0, bonus=0,
                  green=0, yellow=0, red=0, black=0,
                  needed=1, auto=0, redraws=0, referee=False):
-        self.skill = check_skill(skill)
-        check_int("ranks", ranks, 0, MAX_SETTING)
-        if ranks == 0 and self.skill != "scan":  # R3: only a scanner may work at rank 0
-            raise ValueError("ranks must be from 1 to 9 for %s (0 only for a scan)" % self.skill)
-        check_int("needed", needed, 1, MAX_SETTING)   # R7
-        check_int("auto", auto, 0, MAX_SETTING)       # R11
-        check_int("redraws", redraws, 0, MAX_SETTING) # R15
+        name = skill.lower() if isinstance(skill, str) else None
+        if name == "scanning":
+            name = "scan"
+        if name not in SKILLS:
+            raise ValueError("skill must be surgery, repair or scan, not %r" % (skill,))
+        self.skill = name
+        check_int("ranks", ranks, 0, 9)
+        if ranks == 0 and name != "scan":  # R3: only a scanner may work at rank 0
+            raise ValueError("ranks must be from 1 to 9 for %s (0 only for a scan)" % name)
+        check_int("needed", needed, 1, 9)    # R7
+        check_int("auto", auto, 0, 9)        # R11
+        check_int("redraws", redraws, 0, 9)  # R15
         if referee is not True and referee is not False:
             raise ValueError("referee must be True or False, not %r" % (referee,))
         self.deck = build_deck(ranks, helpers, bonus, green, yellow, red, black)  # R2-R8
@@ -61,14 +56,13 @@ class Action:
         deck = self.deck
         total = deck.total()
         if total == 0:
-            raise RuleError("the deck is empty: there is no card to draw")  # R22
+            raise RuleError("the deck is empty: no card to draw")  # R22
         return deck.colour_at(rng.randrange(total))  # R9
 
     # -- drawing ------------------------------------------------------------------------------
     def draw(self, rng):
         """R9: draw one card; it is pending until accept() (R15)."""
-        if self.state != ACTIVE or self.pending is not None:
-            self._between_draws("draw")  # raises, saying why
+        self._between_draws("draw")
         colour = self._pick(rng)
         self.pending = colour
         self.draws += 1
@@ -77,7 +71,7 @@ class Action:
     def redraw(self, rng):
         """R15: the pending card goes back, the deck is reshuffled and a new card drawn."""
         if self.pending is None:
-            raise RuleError("cannot redraw: no card has just been drawn")
+            raise RuleError("cannot redraw: no card drawn")
         if self.redraws_left <= 0:
             raise RuleError("cannot redraw: no redraws left")
         colour = self._pick(rng)  # the pending card never left the deck, so it is back in
@@ -94,7 +88,7 @@ class Action:
         """Apply the pending card (R10-R14) and return the state."""
         colour = self.pending
         if colour is None:
-            raise RuleError("cannot accept: no card has been drawn")
+            raise RuleError("cannot accept: no card drawn")
         self.pending = None
         if colour == GREEN:                                   # R10
             self.deck.shift(0, -1)
@@ -102,13 +96,12 @@ class Action:
             self.auto_applied = True
             if self.successes >= self.needed:                 # R17
                 self.state = SUCCEEDED
-        elif colour == YELLOW:                                # R12
-            self.deck.shift(1, 1)
-        elif colour == RED:                                   # R13
-            self.complications += 1
-            self.deck.shift(1, 1)
-        else:                                                 # R14: no card added
+        elif colour == BLACK:                                 # R14: no card added
             self.state = REFEREE if self.referee else FAILED
+        else:                                                 # R12, R13: a yellow joins
+            if colour == RED:                                 # R13: a complication
+                self.complications += 1
+            self.deck.shift(1, 1)
         return self.state
 
     def apply(self, colour):
@@ -135,8 +128,8 @@ class Action:
             raise RuleError("no helper is assisting")
         self.helpers -= 1
         # R4: only min(helpers, ranks) assistants add a green; greens never go below 0
-        if self.helpers < self.ranks and self.deck.count(GREEN) > 0:
-            self.deck.add(GREEN, -1)
+        if self.helpers < self.ranks and self.deck.counts()[0] > 0:
+            self.deck.shift(0, -1)
         return self.helpers
 
     def referee_continue(self):
@@ -156,12 +149,12 @@ class Action:
 
     def adjust(self, colour, delta):
         """R19: the referee adds (delta > 0) or removes cards between draws; R8 applies."""
-        check_colour(colour)
-        check_int("delta", delta, -MAX_SETTING, MAX_SETTING)
+        have = self.deck.count(colour)  # ValueError for a colour that is none
+        check_int("delta", delta, -9, 9)
         if not self.referee:
-            raise RuleError("only a referee may adjust the deck, and no referee is present")
+            raise RuleError("only a referee may adjust the deck")
         self._between_draws("adjust the deck")
-        if self.deck.count(colour) + delta < 0:
-            raise RuleError("the deck holds only %d %s" % (self.deck.count(colour), colour))
+        if have + delta < 0:
+            raise RuleError("the deck holds only %d %s" % (have, colour))
         self.deck.add(colour, delta)
         return self.deck.counts()

@@ -9,7 +9,6 @@ RED = "red"        # R1 complication
 BLACK = "black"    # R1 catastrophe, shown as purple on the device
 COLOURS = (GREEN, YELLOW, RED, BLACK)  # also the index order of a draw (R9)
 
-BASE = (2, 2, 1, 0)  # R2: 2 green, 2 yellow, 1 red, 0 black
 MAX_SETTING = 9      # ranks, helpers, bonus and difficulty cards are 0-9
 MAX_CARDS = 999      # of one colour in a deck: far beyond any deck the rules can build
 
@@ -72,23 +71,15 @@ class Deck:
 
         Removing more cards than the deck holds raises ValueError and changes nothing.
         """
-        i = COLOURS.index(check_colour(colour))
-        check_int(colour, self._counts[i] + delta, 0, MAX_CARDS)
-        self.shift(i, delta)
+        check_int(colour, self.count(colour) + delta, 0, MAX_CARDS)
+        self.shift(COLOURS.index(colour), delta)
 
     def shift(self, i, delta):
         """add() for colour number i (COLOURS' order), delta known to leave a count in range:
         the engine's own (a card applied, R10-R13), on the way to a drawn card's LED."""
-        g, y, r, b = self._counts
-        if i == 0:
-            g += delta
-        elif i == 1:
-            y += delta
-        elif i == 2:
-            r += delta
-        else:
-            b += delta
-        self._counts = settle(g, y, r, b)
+        counts = list(self._counts)
+        counts[i] += delta
+        self._counts = settle(*counts)
 
     def colour_at(self, index):
         """R9: the colour of card number index; green first, then yellow, red, black."""
@@ -102,10 +93,9 @@ class Deck:
 
 def build_deck(ranks, helpers=0, bonus=0, green=0, yellow=0, red=0, black=0):
     """R2-R8: the deck a task starts with."""
-    check_int("ranks", ranks, 0, MAX_SETTING)
-    check_int("helpers", helpers, 0, MAX_SETTING)
-    check_int("bonus", bonus, 0, MAX_SETTING)
-    for name, value in zip(COLOURS, (green, yellow, red, black)):
+    for name, value in zip(("ranks", "helpers", "bonus") + COLOURS,
+                           (ranks, helpers, bonus, green, yellow, red, black)):
         check_int(name, value, 0, MAX_SETTING)
-    greens = BASE[0] + ranks + min(helpers, ranks) + bonus + green  # R3, R4, R5, R6
-    return Deck(greens, BASE[1] + yellow, BASE[2] + red, BASE[3] + black)  # R6, R7; Deck settles (R8)
+    # R2: the base deck of 2 green, 2 yellow, 1 red; R3 a green a rank, R4 one a helper up to
+    # the ranks, R5 the bonus greens, R6 and R7 the task's cards; Deck settles them (R8)
+    return Deck(2 + ranks + min(helpers, ranks) + bonus + green, 2 + yellow, 1 + red, black)

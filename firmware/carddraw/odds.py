@@ -1,5 +1,5 @@
 # Exact odds the device shows (R25, R26). Pure, iterative, cheap enough for an RP2040.
-from carddraw.deck import GREEN, YELLOW, RED, BLACK, settle
+from carddraw.deck import GREEN, RED, BLACK, settle
 
 # R26 stops iterating once the probability still undecided is below this. That undecided mass
 # is an exact bound on the error: the true chance lies in [result, result + undecided].
@@ -35,7 +35,7 @@ def next_card(counts):
     return tuple(n / total for n in counts)
 
 
-def chance(counts, greens_needed, tail=TAIL):
+def chance(counts, greens_needed):
     """R26 for a deck `counts` when `greens_needed` more greens win. -> (chance, undecided, steps)
 
     Why this is small: a yellow and a red draw both add exactly one yellow (R12, R13), so
@@ -45,19 +45,17 @@ def chance(counts, greens_needed, tail=TAIL):
     for each j, the probability of being at (j, m). Each sweep step is one "inner step" per
     live j. Every yellow/red draw adds a card that compounds into a black after at most nine
     more, so the surviving probability shrinks at least geometrically with m; we stop when it
-    is below `tail`, and return that undecided mass as the bound on the error.
+    is below TAIL, and return that undecided mass as the bound on the error.
     """
-    if greens_needed == 0:
-        return 1.0, 0.0, 0
     if greens_needed > counts[0]:
         # not enough greens: the deck runs dry of greens and only blacks can end it (a fail),
         # or it empties outright (R22) -- either way no success is possible
         return 0.0, 0.0, 0
-    won, _, _, undecided, steps = risk(counts, greens_needed, tail, False)
+    won, _, _, undecided, steps = risk(counts, greens_needed, False)
     return won, undecided, steps
 
 
-def risk(counts, greens_needed, tail=TAIL, risks=True):
+def risk(counts, greens_needed, risks=True):
     """The risks beside R26's chance, in R26's model: the lead draws until success or a black
     (no stop, no redraw, no referee pass). -> (chance, red, black, undecided, steps): red the
     chance that at least one red card (a complication, R13) is drawn before the action ends,
@@ -66,17 +64,19 @@ def risk(counts, greens_needed, tail=TAIL, risks=True):
     chance()'s sweep over (j, m), the one engine (chance() calls it with risks False); with
     `risks`, also the black mass and, beside alive[], clean[j]: the probability of being at
     (j, m) with no red drawn yet, whose red draws are the first complication. Both arrays only
-    move forward, so the state is two lists of greens_needed floats. Steps: one per live
+    move forward, so the state is two lists of greens_needed + 1 floats. Steps: one per live
     (j, m), one more per live clean (j, m); the ceiling counts the first kind only, so the
     chance is the same with or without the risks."""
     if greens_needed == 0:
         return 1.0, 0.0, 0.0, 0.0, 0
     g0, y, r, b = counts
-    alive = [0.0] * greens_needed  # alive[j]: probability of being at (j greens drawn, m)
+    # alive[j]: the probability of being at (j greens drawn, m); alive[greens_needed], where
+    # the last green needed moves to, gathers the chance (never visited: the action is won)
+    alive = [0.0] * (greens_needed + 1)
     alive[0] = 1.0
-    clean = [0.0] * greens_needed if risks else alive
+    clean = [0.0] * (greens_needed + 1) if risks else alive
     clean[0] = 1.0
-    won = red = black = 0.0
+    red = black = 0.0
     visits = steps = 0
     while True:
         undecided = 0.0
@@ -94,12 +94,8 @@ def risk(counts, greens_needed, tail=TAIL, risks=True):
             # one division per state: on the board every float made is a heap allocation
             share = p / total
             # a green moves to (j + 1, m): processed in this same sweep, since j rises
-            last = j + 1 == greens_needed
             if g:
-                if last:
-                    won += share * g
-                else:
-                    alive[j + 1] += share * g
+                alive[j + 1] += share * g
             # a yellow or red moves to (j, m + 1); a black ends it (no referee, R26)
             alive[j] = share * (y + r)
             undecided += alive[j]
@@ -110,7 +106,7 @@ def risk(counts, greens_needed, tail=TAIL, risks=True):
                     steps += 1
                     share /= total
                     firsts += share
-                    if g and not last:
+                    if g:
                         clean[j + 1] += share * g
                     clean[j] = share * y
         if risks:
@@ -118,8 +114,8 @@ def risk(counts, greens_needed, tail=TAIL, risks=True):
                 black += ends * b  # R14: a black ends it
             if r:
                 red += firsts * r  # R13: the first red
-        if undecided < tail or visits >= MAX_STEPS:
-            return won, red, black, undecided, steps + visits
+        if undecided < TAIL or visits >= MAX_STEPS:
+            return alive[greens_needed], red, black, undecided, steps + visits
         _, y, r, b = settle(0, y + 1, r, b)  # R12/R13 add a yellow, then R8
 
 
@@ -127,20 +123,17 @@ def remaining(a):
     """What R26 still draws for the Action `a`: (deck counts, greens still needed) once the
     pending card is applied (R10-R13, R8), the first green bringing the automatic successes
     (R11); None when no draw is to come (decided, or a black drawn: R26 allows no pass)."""
-    if a.state != "active" or a.pending == BLACK:
+    pending = a.pending
+    if a.state != "active" or pending == BLACK:
         return None
     g, y, r, b = a.deck.counts()
-    successes = a.successes
-    auto_applied = a.auto_applied
-    pending = a.pending
-    if pending == GREEN:
+    left = greens_left(a.needed, a.successes, a.green_gain() - 1)
+    if pending == GREEN:  # R10: one of them drawn (with the automatic successes, R11)
         g -= 1
-        successes += a.green_gain()
-        auto_applied = True
-    elif pending == YELLOW or pending == RED:
+        left = max(0, left - 1)
+    elif pending is not None:  # a yellow or a red
         _, y, r, b = settle(0, y + 1, r, b)  # R12/R13 add a yellow, then R8
-    return (g, y, r, b), greens_left(a.needed, successes,
-                                     0 if auto_applied else min(a.auto, a.ranks))
+    return (g, y, r, b), left
 
 
 def greens_left(needed, successes, auto_bonus):
@@ -153,15 +146,15 @@ def greens_left(needed, successes, auto_bonus):
     return max(0, left)
 
 
-def action_chance(a, tail=TAIL):
+def action_chance(a):
     """R26 for an Action, as (chance, undecided, steps). A pending card is applied first."""
     todo = remaining(a)
     if todo is None:  # stopped, failed, or a black drawn: R26 assumes no referee pass
         return (1.0 if a.state == "succeeded" else 0.0), 0.0, 0
-    return chance(todo[0], todo[1], tail)
+    return chance(*todo)
 
 
-def action_risk(a, tail=TAIL):
+def action_risk(a):
     """R26's chance and the risks beside it for an Action: (chance, red, black, undecided,
     steps), as risk() for the cards not yet applied: the pending card first (a pending red is a
     complication, a pending black the end), then the draws to come. A decided action has no
@@ -170,7 +163,7 @@ def action_risk(a, tail=TAIL):
     if todo is None:
         pending_black = 1.0 if a.state == "active" else 0.0  # a black drawn, not yet accepted
         return (1.0 if a.state == "succeeded" else 0.0), 0.0, pending_black, 0.0, 0
-    out = risk(todo[0], todo[1], tail)
+    out = risk(*todo)
     if a.pending == RED:
         return out[0], 1.0, out[2], out[3], out[4]
     return out
@@ -182,24 +175,21 @@ def success_chance(a):
 
 
 class Odds:
-    """The odds a screen shows of an action: R26's chance, and the risks beside it (red: at
-    least one complication before the end; black: a black ends it)."""
+    """The odds a screen shows of an action, from risk()'s or action_risk()'s five: R26's
+    chance, and the risks beside it (red: at least one complication before the end; black: a
+    black ends it)."""
 
-    def __init__(self, chance, red, black):
-        self.chance = chance
-        self.red = red
-        self.black = black
+    def __init__(self, risks):
+        self.chance, self.red, self.black, _, _ = risks
         self.words = None  # how the screens say them (texts.odds_words), once made
 
 
 def action_odds(a):
-    """An Action's Odds (action_risk's first three)."""
-    chance, red, black, _, _ = action_risk(a)
-    return Odds(chance, red, black)
+    """An Action's Odds."""
+    return Odds(action_risk(a))
 
 
 def planned_odds(counts, needed, auto, ranks):
     """The Odds of an action not yet begun: its deck, successes needed and automatic
     successes (R7, R11, R26), as its first active screen will show them."""
-    chance, red, black, _, _ = risk(counts, greens_left(needed, 0, min(auto, ranks)))
-    return Odds(chance, red, black)
+    return Odds(risk(counts, greens_left(needed, 0, min(auto, ranks))))

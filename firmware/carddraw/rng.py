@@ -24,8 +24,7 @@ Every value computed stays below 2**30 (the RP2040's small ints).
 from hashlib import sha256
 
 M16 = 0xFFFF
-M30 = 0x3FFFFFFF
-MAX_SEED = M30       # seeds are 0 .. 2**30 - 1 (the bench's `seed N` takes up to 999,999,999)
+M30 = 0x3FFFFFFF    # and seeds are 0 .. M30 (the bench's `seed N` takes up to 999,999,999)
 
 try:
     from os import urandom as _entropy   # n bytes from the hardware
@@ -52,8 +51,8 @@ class Rng:
 
     def seed(self, n):
         """Draw the sequence of seed n (a whole number 0 to 2**30 - 1) from now on."""
-        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= MAX_SEED:
-            raise ValueError("a seed is a whole number, 0 to %d" % MAX_SEED)
+        if type(n) is not int or not 0 <= n <= M30:  # (a bool is no seed either)
+            raise ValueError("a seed is a whole number, 0 to %d" % M30)
         self.seeded = True
         self._key(sha256(b"carddraw seed %d" % n).digest())
 
@@ -97,12 +96,10 @@ class Rng:
         Rejection sampling: a draw from the top partial block of n is thrown away."""
         if type(n) is not int or not 0 < n <= M30:  # (a bool is no range either)
             raise ValueError("randrange needs a range of 1 to %d, not %r" % (M30, n))
-        if n <= M16:
+        top = M16 if n <= M16 else M30
+        while True:
             r = self.next16()
-            while r - r % n > M16 - n + 1:
-                r = self.next16()
-        else:
-            r = ((self.next16() & 0x3FFF) << 16) | self.next16()
-            while r - r % n > M30 - n + 1:
-                r = ((self.next16() & 0x3FFF) << 16) | self.next16()
-        return r % n
+            if n > M16:  # two outputs: 14 bits and 16
+                r = ((r & 0x3FFF) << 16) | self.next16()
+            if r - r % n <= top - n + 1:
+                return r % n
