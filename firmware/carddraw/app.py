@@ -22,12 +22,13 @@ from carddraw.rng import Rng
 from carddraw.store import Store
 
 try:
-    from micropython import kbd_intr
-except ImportError:  # CPython (the tests, the tools): there is no interrupt key to turn off
+    from micropython import const, kbd_intr
+except ImportError:  # CPython (the tests, the tools): no interrupt key to turn off; const(n) is n
     kbd_intr = None  # type: ignore[assignment]
+    const = int  # type: ignore[assignment]
 
-IDLE_WORK_MS = 200    # the store's idle work (an erase at a time) waits this long after input
-COLLECT_MS = 5000     # garbage is collected at least this often, in a pass with nothing to do
+_IDLE_WORK_MS = const(200)  # the store's idle work (an erase at a time) waits this long after input
+_COLLECT_MS = const(5000)   # garbage is collected at least this often, in a pass with nothing to do
 # MicroPython collects when an allocation finds no room, in whatever pass that is: in a
 # draw's pass that would hold the LED back by a collection (about 30 ms on the chip). So the
 # app collects in the first quiet pass after a busy one, and at the end of the SWEEP_PASSES-th
@@ -139,7 +140,7 @@ class App:
         except Exception as e:  # noqa: BLE001 -- the loop must go on
             ok = False
             self.fail(e)
-        wdt = getattr(self.board, "wdt", None)
+        wdt = self.board.wdt
         if wdt is not None:
             wdt.feed()
         return ok
@@ -177,12 +178,12 @@ class App:
             if COLLECT and self.unswept >= SWEEP_PASSES:  # no quiet pass for a while: now,
                 COLLECT()                                  # its reveal done
                 self.unswept = 0
-        elif self.collected is None or now - self.collected >= COLLECT_MS:
+        elif self.collected is None or now - self.collected >= _COLLECT_MS:
             if COLLECT:
                 COLLECT()
             self.collected = now    # the idle work waits for the next pass
             self.unswept = 0
-        elif now - self.busy >= IDLE_WORK_MS:
+        elif now - self.busy >= _IDLE_WORK_MS:
             # one step: the next draws' random bits (hashed ahead: none in a draw's pass), or
             # the store's (an erase at most); the odds were worked out by the reveal's view
             rng = c.rng
@@ -279,7 +280,7 @@ class App:
         (sys.stdin) is the USB console."""
         board = self.board
         self.usb_interrupt(False)
-        if getattr(board, "wdt", None) is None:
+        if board.wdt is None:
             board.watchdog(config.WATCHDOG_MS)
         if stream is not None:
             self.listen(stream, sys.stdout)

@@ -7,12 +7,19 @@
 from carddraw import config
 from carddraw.render import View, render
 
-NOTICE_MS = 4000      # a notice (a damaged file, an error) stays this long on the bottom line
-NOTICES_MAX = 8       # notices waiting; more are dropped (a repeat is never queued twice)
-BLINK_MS = 250        # the LED's blink in the timed warning (R21)
-LOW_BATTERY = 15      # percent: below it the device says the battery is low, once
-BATTERY_MS = 5000     # the battery is read this often (8 ADC reads each), not every pass
-AWAKE, DIMMED, DARK = 0, 1, 2
+try:
+    from micropython import const
+except ImportError:  # CPython (the tests, the tools): const(n) is n
+    const = int  # type: ignore[assignment]
+
+_NOTICE_MS = const(4000)   # a notice (a damaged file, an error) stays this long on the bottom line
+_NOTICES_MAX = const(8)    # notices waiting; more are dropped (a repeat is never queued twice)
+_BLINK_MS = const(250)     # the LED's blink in the timed warning (R21)
+_LOW_BATTERY = const(15)   # percent: below it the device says the battery is low, once
+_BATTERY_MS = const(5000)  # the battery is read this often (8 ADC reads each), not every pass
+_AWAKE = const(0)          # Face.idle: the display on ...
+_DIMMED = const(1)         # ... dimmed ...
+DARK = 2                   # ... or off
 
 
 class Face:
@@ -20,24 +27,24 @@ class Face:
         self.board = board
         self.drawn = None        # the View on the display (None: not known, drawn whole)
         self.battery = None      # the battery icon's percent, in steps of 10
-        self.battery_at = None   # when the battery was last read
+        self.battery_at = now - _BATTERY_MS  # when the battery was last read (due at once)
         self.low_said = False    # the low battery was said (said again only once charged)
         self.empty_reads = 0     # readings in a row at or under empty, off USB
         self.sleep_at = None     # the cell is empty: the device sleeps then (app.py)
         self.notices = []        # the bottom line's notices, oldest first
-        self.notice_until = now + NOTICE_MS
+        self.notice_until = now + _NOTICE_MS
         self.last_input = now    # the last press: the display dims and goes dark after it
-        self.idle = AWAKE
+        self.idle = _AWAKE
         self.screen = None       # the screen last shown: a change is activity, pressed or not
         self.error = None        # an error View, shown until the next press
 
     def notice(self, text):
-        if text and text not in self.notices and len(self.notices) < NOTICES_MAX:
+        if text and text not in self.notices and len(self.notices) < _NOTICES_MAX:
             self.notices.append(text)
 
     def wake(self, level):
         """The display on and at the settings' brightness `level`; drawn whole again."""
-        self.idle = AWAKE
+        self.idle = _AWAKE
         display = self.board.display
         display.sleep(False)
         display.brightness(level)
@@ -49,21 +56,20 @@ class Face:
         board = self.board
         error = self.error
         if error is not None:
-            led, blink = error.led, error.blink
+            led = error.led
         else:  # the card's colour, or white blinking during the warning (R21)
-            led, play = ctl.led(quick), ctl.play
-            blink = play is not None and play.warn > 0
-        if blink and (now // BLINK_MS) % 2:
-            led = None
+            led = ctl.led(quick)
+            if ctl.warn and now // _BLINK_MS % 2:
+                led = None
         board.led.show(led)  # first: a drawn card's colour before its frame is worked out
         view = error or ctl.view(quick)
         for text in store.take_notices():
             if not self.notices:
-                self.notice_until = now + NOTICE_MS  # a fresh notice gets its full time
+                self.notice_until = now + _NOTICE_MS  # a fresh notice gets its full time
             self.notice(text)
         if self.notices and now - self.notice_until >= 0:
             self.notices.pop(0)
-            self.notice_until = now + NOTICE_MS
+            self.notice_until = now + _NOTICE_MS
         if self.notices:
             lines = view.lines[:config.ROWS - 1]
             lines.append(self.notices[0][:config.COLS])
@@ -75,18 +81,19 @@ class Face:
                 self.wake(ctl.settings["brightness"])
         if self.idle != DARK:
             self.draw(view, ctl, store, now)
+        buzzer = board.buzzer
         for pattern in ctl.take_beeps():
-            board.buzzer.play(pattern, now)
-        board.buzzer.update(now)
+            buzzer.play(pattern, now)
+        buzzer.update(now)
 
     def draw(self, view, ctl, store, now):
         """The view on the display, if it is not what the display shows already."""
         board = self.board
-        if self.battery_at is None or now - self.battery_at >= BATTERY_MS:
+        if now - self.battery_at >= _BATTERY_MS:
             self.battery_at = now
-            percent = self.battery_check(ctl, store, now)
-            if percent // 10 * 10 != self.battery:
-                self.battery = percent // 10 * 10
+            icon = self.battery_check(ctl, store, now) // 10 * 10
+            if icon != self.battery:
+                self.battery = icon
                 self.drawn = None  # the icon changed: the frame drawn whole
         drawn = self.drawn
         if drawn is view or view == drawn:
@@ -97,9 +104,9 @@ class Face:
         self.drawn = view
 
     def battery_check(self, ctl, store, now):
-        """The cell read (not while the buzzer sounds: it pulls VSYS down). Below LOW_BATTERY
+        """The cell read (not while the buzzer sounds: it pulls VSYS down). Below _LOW_BATTERY
         percent the device says so in words, once, and logs it (again only after a charge
-        above LOW_BATTERY + 10); at empty for BATTERY_EMPTY_READS readings in a row, off USB,
+        above _LOW_BATTERY + 10); at empty for BATTERY_EMPTY_READS readings in a row, off USB,
         it says so, logs it and sleeps in a few seconds (sleep_at), not running the cell flat.
         -> the percent."""
         battery = self.board.battery
@@ -107,18 +114,18 @@ class Face:
         percent = battery.percent(mv)
         if self.board.buzzer.playing:
             return percent
-        if percent < LOW_BATTERY and not self.low_said:
+        if percent < _LOW_BATTERY and not self.low_said:
             self.low_said = True
             store.notice("Battery low: %d%%" % percent)
             ctl.record("battery", percent=percent)
-        elif percent >= LOW_BATTERY + 10:
+        elif percent >= _LOW_BATTERY + 10:
             self.low_said = False
         empty = mv <= battery.empty_mv and not battery.on_usb(mv)
         self.empty_reads = self.empty_reads + 1 if empty else 0
         if self.empty_reads >= config.BATTERY_EMPTY_READS and self.sleep_at is None:
             store.notice("Battery empty: charge it")
             ctl.record("battery", percent=0, empty=True, mv=mv)
-            self.sleep_at = now + NOTICE_MS  # the notice read, the record on flash
+            self.sleep_at = now + _NOTICE_MS  # the notice read, the record on flash
             self.empty_reads = 0             # (woken, it reads afresh before sleeping again)
         return percent
 
@@ -134,11 +141,11 @@ class Face:
                 self.wake(ctl.settings["brightness"])
         idle_for = now - self.last_input
         display = self.board.display
-        if self.idle == AWAKE and idle_for >= config.DIM_AFTER_MS:
-            self.idle = DIMMED
+        if self.idle == _AWAKE and idle_for >= config.DIM_AFTER_MS:
+            self.idle = _DIMMED
             display.brightness(1)
             display.contrast(0)
-        elif self.idle == DIMMED and idle_for >= config.OFF_AFTER_MS:
+        elif self.idle == _DIMMED and idle_for >= config.OFF_AFTER_MS:
             self.idle = DARK
             display.sleep(True)
 
@@ -147,5 +154,5 @@ class Face:
         cols = config.COLS
         self.error = View("error", ["ERROR", why[:cols], why[cols:2 * cols],
                                     why[2 * cols:3 * cols], "", "", "any key: go on", ""],
-                          "red", False)
+                          "red")
         self.drawn = None

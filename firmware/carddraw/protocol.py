@@ -58,7 +58,7 @@ class Console:
         if out is not None:
             self.out_poll.register(out, select.POLLOUT)
         self.write = write
-        self.buf = ""            # the line being read; None: too long, ignored to its end
+        self.buf: str | None = ""  # the line being read; None: too long, ignored to its end
         self.sending = ""        # the rest of the reply being written
         self.replies = []        # reply lines waiting for the reveal
         self.dropped = 0         # replies a host that did not read cost
