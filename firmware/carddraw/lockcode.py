@@ -25,10 +25,8 @@
 # and kept only hashed ("recovery"). It opens the lock during a wait (a referee who lost the
 # code, or a player who pressed wrong codes on purpose to lock the referee out), with its count
 # ("recovery_fails") and waits of its own, the same schedule: 16.7 million codes.
-from hashlib import sha256
-
-from carddraw import settings as known
 from carddraw.rng import Rng
+from carddraw.settings import LOCK_FAILS_MAX, LOCK_KEYS, code_ok, hashed  # (settings.lock_ok)
 
 FREE_TRIES = 3                   # wrong tries before the first wait
 FIRST_WAIT_MS = 30000            # the wait after the 3rd wrong try; doubled for each after it
@@ -38,8 +36,6 @@ NOT_SAVED = "The flash did not save the try: it was not checked."
 RECOVERY = 12                    # presses in the recovery code
 COUNTS = {"lock": "lock_fails", "recovery": "recovery_fails"}  # each kind's count (settings)
 
-hashed = known.hashed  # the code as settings keep it, "N$salt$hash" (settings.lock_ok)
-
 
 def split(lock):
     """A kept code -> (presses, salt, hash)."""
@@ -48,17 +44,16 @@ def split(lock):
 
 
 def matches(lock, entered):
-    """Whether `entered` is the code kept as `lock`."""
-    return bool(lock) and split(lock)[0] == len(entered) and hashed(entered, split(lock)[1]) == lock
+    """Whether `entered` is the code kept as `lock` (the hash's "N$" names its presses)."""
+    return bool(lock) and hashed(entered, split(lock)[1]) == lock
 
 
 def wait_for(fails):
     """Milliseconds of wait after `fails` wrong tries in a row."""
     if fails < FREE_TRIES:
         return 0
-    if fails - FREE_TRIES >= 10:  # 30 s << 10 is past 8 h already (and keeps to small ints)
-        return MAX_WAIT_MS
-    return min(FIRST_WAIT_MS << (fails - FREE_TRIES), MAX_WAIT_MS)
+    # 30 s << 10 is past 8 h already (and keeps to small ints)
+    return min(FIRST_WAIT_MS << min(fails - FREE_TRIES, 10), MAX_WAIT_MS)
 
 
 def wait_text(ms):
@@ -74,6 +69,9 @@ def wait_text(ms):
 
 class Lockout:
     """The tries of the controller `ctl`: its waits, the try waiting to be compared."""
+    refused = 0      # tries refused during waits since the last lock record
+    pending = None   # (the code, its kind, done(said)): counted, not yet compared
+    stalled = False  # the flash did not take the pending try's count
 
     def __init__(self, ctl):
         self.ctl = ctl
@@ -82,9 +80,6 @@ class Lockout:
             wait = wait_for(ctl.settings[COUNTS[kind]])
             if wait:
                 self.until[kind] = ctl.now + wait
-        self.refused = 0      # tries refused during waits since the last lock record
-        self.pending = None   # (the code, its kind, done(said)): counted, not yet compared
-        self.stalled = False  # the flash did not take the pending try's count
 
     def wait_ms(self, kind="lock"):
         """Milliseconds left of the code's (or the recovery code's) wait, 0 when none."""
@@ -115,13 +110,12 @@ class Lockout:
         if left:
             self.refused += 1  # counted, not logged: the wait's record says how many
             return "Locked: wait " + wait_text(left)
-        if kind == "lock" and not known.code_ok(entered):
+        if kind == "lock" and not code_ok(entered):
             return BAD_CODE  # could never open it: not a try, nothing changes
         count = COUNTS[kind]
-        self.ctl.change(count, min(self.ctl.settings[count] + 1, known.LOCK_FAILS_MAX))
+        self.ctl.change(count, min(self.ctl.settings[count] + 1, LOCK_FAILS_MAX))
         self.pending = (entered, kind, done)
         self.stalled = False
-        return None
 
     def settle(self, saved=True):
         """The pending try compared, if its count is on flash (saved); else it waits, and the
@@ -158,29 +152,27 @@ class Lockout:
         wait = wait_for(fails)
         if wait:
             self.until[kind] = ctl.now + wait
-            self._record("wait", kind, fails, wait // 1000)
+            self._record("wait", kind, fails, wait_s=wait // 1000)
             return "Wrong code. Locked: wait " + wait_text(wait)
         tries = FREE_TRIES - fails
         return "Wrong code: %d %s before a wait" % (tries, "try" if tries == 1 else "tries")
 
-    def _record(self, result, kind, fails, wait_s=None):
+    def _record(self, result, kind, fails, **wait):
         """{"ev": "lock", "result": "wait" | "open", "kind", "fails", "refused"[, "wait_s"]}:
         never the code, and one a wait at most."""
-        fields = {"result": result, "kind": kind, "fails": fails, "refused": self.refused}
-        if wait_s is not None:
-            fields["wait_s"] = wait_s
+        self.ctl.record("lock", result=result, kind=kind, fails=fails, refused=self.refused,
+                        **wait)
         self.refused = 0
-        self.ctl.record("lock", **fields)
 
     def keep(self, entered):
         """Keep `entered` as the new code, and a new recovery code. -> (None, the recovery
         code to show once), or (what was wrong with it, None): then nothing changes."""
-        if not known.code_ok(entered):
+        if not code_ok(entered):
             return BAD_CODE, None
         ctl = self.ctl
         r = Rng()  # hardware entropy, never the bench's seeded generator
         ctl.change("lock", hashed(entered, salt(r)))
-        recovery = "".join(known.LOCK_KEYS[r.randrange(4)] for _ in range(RECOVERY))
+        recovery = "".join(LOCK_KEYS[r.randrange(4)] for _ in range(RECOVERY))
         ctl.change("recovery", hashed(recovery, salt(r)))
         ctl.change("recovery_fails", 0)
         ctl.record("settings", lock="changed")  # never the code itself: players read logs
@@ -188,9 +180,8 @@ class Lockout:
 
 
 def salt(r):
-    """16 hex digits of hardware randomness."""
-    mix = "%d %d" % (r.randrange(0x3FFFFFFF), r.randrange(0x3FFFFFFF))
-    return "%02x" * 8 % tuple(sha256(mix.encode()).digest()[:8])
+    """16 hex digits of hardware randomness: the last of a sha256 of two random numbers."""
+    return hashed("%d %d" % (r.randrange(0x3FFFFFFF), r.randrange(0x3FFFFFFF)), "")[-16:]
 
 
 _DEFAULT = {"lock": None, "default": False}   # the lock last asked about, and the answer

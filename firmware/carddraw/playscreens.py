@@ -1,34 +1,21 @@
 # The action's screens (see screens.py for the interface): the deck (active), the card, the
 # stop question, a black awaiting the referee, success, the finishing countdown, the summary
 # and failed. They show and drive the action in play (ctl.play, play.py). Pure: no I/O.
-from carddraw.action import STOPPED, SUCCEEDED, FAILED, REFEREE
-from carddraw.deck import BLACK, GREEN, RED
 from carddraw.render import CardPicture, DeckPicture
 from carddraw.screens import Menu, Screen
 from carddraw.texts import (COLOUR_INDEX, COLOUR_NAMES, KINDS, deck_line, odds_words, said,
                             skill_name, tally)
 
-OUTCOMES = {SUCCEEDED: "Success reached!", FAILED: "The action fails",
-            REFEREE: "Referee decides"}
-CONFIRM = ["Stop?", "Stopping short", "of success is a", "failed attempt:",
-           "no retry today.", "", "DRAW: yes, stop", "other: go back"]
-NO_RETRY = "No retry today."  # R16: a stop short of success is a failed attempt
+# the action's states (action.py) and colours (deck.py) by their names
+OUTCOMES = {"succeeded": "Success reached!", "failed": "The action fails",
+            "referee": "Referee decides"}
+CONFIRM = ("Stop?", "Stopping short", "of success is a", "failed attempt:",
+           "no retry today.", "", "DRAW: yes, stop", "other: go back")
 CARD_NAMES = tuple(name + " card" for name in COLOUR_NAMES)  # the card screen's title
-EMPTY = ("Deck empty:", "call the referee")  # R22
-KEEP = "DRAW ok HELP new"  # a card that may be redrawn (R15): keep it, or a new card
+EMPTY = "call the referee"  # R22: the deck is empty
 
 
-class PlayScreen(Screen):
-    @property
-    def play(self):
-        return self.ctl.play
-
-    @property
-    def action(self):
-        return self.ctl.play.action
-
-
-class Active(PlayScreen):
+class Active(Screen):
     """The deck (R20), the chance to succeed (R26) and the risks beside it, the tally, draws
     and redraws left; timed mode's countdown and warning (R21). DRAW draws; STOP asks to
     confirm (during the timed warning it stops at once)."""
@@ -36,56 +23,55 @@ class Active(PlayScreen):
 
     def press(self, button):
         ctl = self.ctl
+        play = ctl.play
         if button == "DRAW":
-            ctl.play.draw(False)
+            play.draw(False)
             ctl.goto(Card(ctl))  # home after a draw (play.home()), straight
         elif button == "STOP":
-            if self.play.warn:  # R21: a stop during the warning needs no confirming
-                self.play.stop()
+            if play.warn:  # R21: a stop during the warning needs no confirming
+                play.stop()
                 ctl.go_home()
             else:
                 ctl.beep("click")
                 ctl.goto(Confirm(ctl))
 
+    def seconds(self):
+        ctl = self.ctl
+        return ctl.play.seconds_left(ctl.now) if ctl.settings["timed"] else None
+
     def lines(self):
-        play = self.play
+        play = self.ctl.play
         action = play.action
-        timed = self.ctl.settings["timed"]
+        left = self.seconds()  # None: not timed
         counts = action.deck.counts()
         chance, risk = odds_words(play.odds_shown())
-        lines = [skill_name(action.skill) + (" timed" if timed else ""),
+        lines = [skill_name(action.skill) + ("" if left is None else " timed"),
                  deck_line(counts), "Chance  " + chance, risk, tally(action),
                  "Draw %d Redraws %d" % (action.draws, action.redraws_left)]
         if play.warn:  # R21: white, a colour no card has
             return lines + ["Card in %d s!" % play.warn, "STOP: stop now"], "white"
         if not sum(counts):  # R22: nothing to draw until the referee adds cards (R19)
-            return lines + list(EMPTY), None
-        if timed:
-            return lines + ["Next card in %ds" % play.seconds_left(self.ctl.now),
-                            "STOP: stop"], None
+            return lines + ["Deck empty:", EMPTY], None
+        if left is not None:
+            return lines + ["Next card in %ds" % left, "STOP: stop"], None
         return lines + ["DRAW: next card", "STOP: stop"], None
-
-    def seconds(self):
-        ctl = self.ctl
-        return self.play.seconds_left(ctl.now) if ctl.settings["timed"] else None
 
     def art(self):
         """The deck, the chance in large digits (R26), draws and redraws (or the time to the
         next timed draw); under the digits the risks, or the timed warning, then the tally;
         the LED: white during the warning (R21), else off."""
-        play = self.play
+        play = self.ctl.play
         action = play.action
-        ctl = self.ctl
+        left = self.seconds()
         counts = action.deck.counts()
         side = ("Draw %d" % action.draws, "Redraw %d" % action.redraws_left)
         chance, hint = odds_words(play.odds_shown())
         if play.warn:
             hint = "Card in %d s!" % play.warn
         elif not sum(counts):  # R22: nothing to draw until the referee adds cards (R19)
-            hint = EMPTY[1]
-        if ctl.settings["timed"]:  # no countdown to a draw an empty deck won't give
-            side = ("Next %ds" % play.seconds_left(ctl.now) if sum(counts) else "Empty",
-                    side[0])
+            hint = EMPTY
+        if left is not None:  # no countdown to a draw an empty deck won't give
+            side = ("Next %ds" % left if sum(counts) else "Empty", side[0])
         return DeckPicture(action.skill, skill_name(action.skill), counts,
                            chance.strip(), side, (hint, tally(action))), \
             "white" if play.warn else None
@@ -98,7 +84,7 @@ def card_label(action, colour, applied):
     after it, R13), "Catastrophe" (R14). A card not yet applied (R15) says what it will do if
     accepted, the same label it keeps then: the lead decides on a redraw by exactly that."""
     kind = KINDS[COLOUR_INDEX[colour]]
-    if colour == GREEN:
+    if colour == "green":
         if applied:
             # only greens bring successes, so the first green is the one whose successes
             # are exactly what a first green brings (R10, R11)
@@ -113,12 +99,12 @@ def card_label(action, colour, applied):
         if gain > 1:
             return "%s +%d: %d/%d" % (kind, gain, won, action.needed)
         return "%s %d of %d" % (kind, won, action.needed)
-    if colour == RED:
+    if colour == "red":
         return "%s %d" % (kind, action.complications + (0 if applied else 1))
     return kind
 
 
-class Card(PlayScreen):
+class Card(Screen):
     """The card drawn, its colour on the LED (black shows purple), what it did and its result
     in the action's words (R24). With redraws left (R15): DRAW accepts, HELP redraws, STOP
     is refused (R16). Applied: DRAW or STOP goes on."""
@@ -126,47 +112,46 @@ class Card(PlayScreen):
 
     def press(self, button):
         ctl = self.ctl
-        play = self.play
-        if play.applied:
-            if button == "DRAW" or button == "STOP":
-                play.take_card()
+        play = ctl.play
+        applied = play.applied
+        if button == "DRAW" or applied and button == "STOP":
+            play.take_card()  # accepts a card not yet applied (R15)
+            if applied:
                 ctl.beep("click")
-                ctl.go_home()  # R20: the deck again before the next draw
-        elif button == "DRAW":
-            play.take_card()
-            ctl.go_home()
+            ctl.go_home()  # R20: the deck again before the next draw
+        elif applied:
+            pass
         elif button == "HELP":
             play.redraw()
         elif button == "STOP":
             ctl.say("Not now", "Accept the card first: no stop between a draw and its result.")
 
     def lines(self):
-        play = self.play
+        play = self.ctl.play
         action = play.action
         colour = play.card
         lines = [CARD_NAMES[COLOUR_INDEX[colour]],
-                 card_label(action, colour, play.applied)]
-        lines += said(action.skill, colour)
+                 card_label(action, colour, play.applied)] + list(said(action.skill, colour))
         if not play.applied:
             return lines + ["Redraws left %d" % action.redraws_left, "DRAW: keep it",
                             "HELP: redraw"], colour  # R15
-        outcome = OUTCOMES.get(action.state) or tally(action)
-        return lines + [outcome, "", "DRAW: go on"], colour
+        return lines + [OUTCOMES.get(action.state) or tally(action), "", "DRAW: go on"], colour
 
     def art(self):
         """The card, large, with its colour word, the label of what it did and the action's
-        words (R24); at the foot, where the active screen has its tally: the tally, the
-        black's outcome, or the hint while a redraw is possible. The LED: the card's colour."""
-        play = self.play
+        words (R24); at the foot, where the active screen has its tally: the hint while a
+        redraw is possible (R15: keep it, or a new card), else the action's outcome or the
+        next press. The LED: the card's colour."""
+        play = self.ctl.play
         action = play.action
         colour = play.card
         if not play.applied:
-            foot = KEEP
-        else:  # what comes of it: the action's outcome, or the next press
+            foot = "DRAW ok HELP new"
+        else:
             foot = OUTCOMES.get(action.state) or "DRAW: go on"
         label = card_label(action, colour, play.applied)
         if len(label) > 14:  # beside the card only 14 fit: the numbers stay whole
-            if colour == GREEN:  # "Success +3: 3/4" -> "Won +3: 3/4", as the tally has it
+            if colour == "green":  # "Success +3: 3/4" -> "Won +3: 3/4", as the tally has it
                 label = "Won" + label[7:]
             else:  # "Complication 10" -> "Complication10"
                 label = label.replace(" ", "")
@@ -177,7 +162,7 @@ class Card(PlayScreen):
                            colour, label, words, (foot,)), colour
 
 
-class Confirm(PlayScreen):
+class Confirm(Screen):
     """Stop? DRAW stops (R16, a failed attempt: no retry today), then the finishing and the
     summary as after a success (R23). Any other key: back."""
     name = "confirm"
@@ -185,21 +170,20 @@ class Confirm(PlayScreen):
     def press(self, button):
         ctl = self.ctl
         if button == "DRAW":
-            self.play.stop()
-            ctl.go_home()
+            ctl.play.stop()
         else:
             ctl.beep("click")
-            ctl.go_home()
+        ctl.go_home()
 
     def lines(self):
         return list(CONFIRM), None
 
 
 def catastrophe(action, title):
-    return [title, "Catastrophe!"] + list(said(action.skill, BLACK))
+    return [title, "Catastrophe!"] + list(said(action.skill, "black"))
 
 
-class Black(PlayScreen):
+class Black(Screen):
     """A black with a referee present (R14): only the referee menu decides."""
     name = "referee"
 
@@ -207,11 +191,11 @@ class Black(PlayScreen):
         self.ctl.beep("error")
 
     def lines(self):
-        return catastrophe(self.action, "Black card") + [
-            "Referee decides:", "hold STOP and", "enter the code"], BLACK  # R14
+        return catastrophe(self.ctl.play.action, "Black card") + [
+            "Referee decides:", "hold STOP and", "enter the code"], "black"  # R14
 
 
-class Ended(PlayScreen):
+class Ended(Screen):
     """An end screen: DRAW puts the action away, back to set-up."""
 
     def press(self, button):
@@ -225,17 +209,18 @@ class Failed(Ended):
     name = "failed"
 
     def lines(self):
+        action = self.ctl.play.action
         # the LED keeps the black that ended it (purple): red would read as a complication
-        return catastrophe(self.action, "Failed") + [
-            tally(self.action), "Successes may be", "void.", "DRAW: done"], BLACK  # R14
+        return catastrophe(action, "Failed") + [
+            tally(action), "Successes may be", "void.", "DRAW: done"], "black"  # R14
 
 
 class Success(Menu):
     """The successes reached: finish (R23), or chain straight into a new action (R17)."""
     name = "success"
     title = "Success!"
-    hint = "DRAW: choose"
     quiet = True
+    led = "green"
 
     def head(self):
         action = self.ctl.play.action
@@ -252,34 +237,31 @@ class Success(Menu):
         else:
             ctl.chain()  # R17: a new deck; this finishing is skipped
 
-    def led(self):
-        return "green"
+
+def no_retry(action):
+    """The reminder a stopped action carries to its finishing and summary (R16), or ""."""
+    return "No retry today." if action.state == "stopped" else ""
 
 
-class Finishing(PlayScreen):
+class Finishing(Screen):
     """R23 after a success or a stop (R16): 60 s of roleplay, then the summary. No button
     skips it."""
     name = "finishing"
 
     def tick(self, now):
-        play = self.play
+        play = self.ctl.play
         if now >= play.fin_end:  # R23: the minute of roleplay is over
             play.finished()
             # the success chime only for a success: a stop had its own sound when it was made
-            self.ctl.beep("click" if play.action.state == STOPPED else "success")
+            self.ctl.beep("click" if play.action.state == "stopped" else "success")
             self.ctl.go_home()
 
     def seconds(self):
-        return self.play.finishing_left(self.ctl.now)
+        return self.ctl.play.finishing_left(self.ctl.now)
 
     def lines(self):
         return ["Finishing", "Roleplay the", "finish: at least", "one minute.",
-                "   %d s left" % self.seconds(), "", no_retry(self.action)], None
-
-
-def no_retry(action):
-    """The reminder a stopped action carries to its finishing and summary (R16), or ""."""
-    return NO_RETRY if action.state == STOPPED else ""
+                "   %d s left" % self.seconds(), "", no_retry(self.ctl.play.action)], None
 
 
 class Summary(Ended):
@@ -288,9 +270,9 @@ class Summary(Ended):
     name = "summary"
 
     def lines(self):
-        action = self.action
+        action = self.ctl.play.action
         return ["Summary", skill_name(action.skill),
-                "Outcome: " + ("stopped" if action.state == STOPPED else "success"),
+                "Outcome: " + ("stopped" if action.state == "stopped" else "success"),
                 "Successes %d/%d" % (action.successes, action.needed),
                 "Complications %d" % action.complications, "Draws %d" % action.draws,
                 no_retry(action), "DRAW: new set-up"], None

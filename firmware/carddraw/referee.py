@@ -5,13 +5,13 @@
 #   Lock       the code's presses of R/H/D/S, judged by lockcode.py once there are as many as
 #              the code has. A wrong code says so (and how many tries are left before a
 #              wait); during a wait, a countdown and no code is taken.
-#   Referee    the items of MENU that apply now.
+#   Referee    the items that apply now (RefMenu.offered).
 #   Adjust     pick a colour with DRAW, then RANK removes one card, HELP adds one (R19, R8).
 #   New code   4 to 8 presses, then hold DRAW saves, hold RANK starts over.
-from carddraw import lockcode, settings as known
-from carddraw.action import ACTIVE, REFEREE
+from carddraw import lockcode
 from carddraw.deck import COLOURS
 from carddraw.screens import Menu, Screen
+from carddraw.settings import LOCK_MAX, LOCK_MIN
 from carddraw.setupscreens import Setup
 from carddraw.texts import COLOUR_NAMES, deck_line, shown_code
 
@@ -25,10 +25,7 @@ RECOVER_TEXT = ["Referee lock", "Too many wrong", "codes. Wait, or", "enter the 
 class Lock(Screen):
     name = "lock"
     locked = True
-
-    def __init__(self, ctl, back):
-        super().__init__(ctl, back)
-        self.code = ""       # the presses entered so far
+    code = ""  # the presses entered so far
 
     def press(self, button):
         """A press of the code; once there are as many as the code has (the recovery code's
@@ -54,8 +51,8 @@ class Lock(Screen):
             return
         if said is None:
             ctl.goto(RefMenu(ctl, self.back))
-        else:  # wrong
-            ctl.say("Referee lock" if said[0] == "L" else "Wrong code", said, self.back)
+        else:
+            ctl.say("Wrong code", said, self.back)
 
     def seconds(self):
         left = self.ctl.lockout.wait_ms()  # the wait after wrong codes
@@ -65,14 +62,17 @@ class Lock(Screen):
         ctl = self.ctl
         lockout = ctl.lockout
         left = lockout.wait_ms()
-        stars = shown_code(self.code, True)
+        stars = [shown_code(self.code, True)]
         if lockout.pending is not None:  # counted, compared once the count is on flash
-            return LOCK_TEXT + [stars, lockout.stalled and "Flash error:" or "Checking...",
-                                lockout.stalled and "not checked yet" or "", "hold STOP: back"], None
-        if left:  # a countdown (the controller redraws it every second)
+            stalled = lockout.stalled
+            lines = LOCK_TEXT + stars + ["Flash error:" if stalled else "Checking...",
+                                         "not checked yet" if stalled else ""]
+        elif left:  # a countdown (the controller redraws it every second)
             text = RECOVER_TEXT if ctl.settings["recovery"] else WAIT_TEXT
-            return text + [stars, "Wait " + lockcode.wait_text(left), "hold STOP: back"], None
-        return LOCK_TEXT + [stars, "", "", "hold STOP: back"], None
+            lines = text + stars + ["Wait " + lockcode.wait_text(left)]
+        else:
+            lines = LOCK_TEXT + stars + ["", ""]
+        return lines + ["hold STOP: back"], None
 
 
 class NewCode(Screen):
@@ -80,14 +80,11 @@ class NewCode(Screen):
     longs = ("RANK", "DRAW", "STOP")
     locked = True
     held = True
-
-    def __init__(self, ctl, back):
-        super().__init__(ctl, back)
-        self.code = ""
+    code = ""
 
     def press(self, button):
         ctl = self.ctl
-        if len(self.code) < known.LOCK_MAX:
+        if len(self.code) < LOCK_MAX:
             self.code += button[0]
             ctl.beep("click")
         else:
@@ -112,43 +109,9 @@ class NewCode(Screen):
             ctl.beep("click")
 
     def lines(self):
-        ready = len(self.code) >= known.LOCK_MIN
         return ["New code", "4 to 8 presses", "of the buttons:", shown_code(self.code, False), "",
-                "hold DRAW: save" if ready else "", "hold RANK: clear", "hold STOP: back"], None
-
-
-# -- the referee menu: (label, when it is offered, what it does) -----------------------------------
-def black_drawn(ctl):
-    return ctl.play is not None and ctl.play.action.state == REFEREE  # R14
-
-
-def between_draws(ctl):
-    return (ctl.play is not None and ctl.play.action.state == ACTIVE
-            and ctl.play.action.pending is None)
-
-
-def referee_between_draws(ctl):
-    return between_draws(ctl) and ctl.play.action.referee  # R19: a referee present only
-
-
-def draw_to_undo(ctl):
-    return ctl.play is not None and ctl.play.can_undo()
-
-
-def action_running(ctl):
-    return ctl.play is not None and ctl.play.action.state in (ACTIVE, REFEREE)
-
-
-def always(ctl):
-    return True
-
-
-def task_open(ctl):
-    return ctl.play is None and not ctl.settings["frozen"]
-
-
-def task_frozen(ctl):
-    return ctl.play is None and ctl.settings["frozen"]
+                "hold DRAW: save" if len(self.code) >= LOCK_MIN else "", "hold RANK: clear",
+                "hold STOP: back"], None
 
 
 class RefMenu(Menu):
@@ -158,14 +121,33 @@ class RefMenu(Menu):
     held = True
 
     def offered(self):
-        """The menu's items that apply now, in MENU order."""
-        return [item for item in MENU if item[1](self.ctl)]
+        """The items that apply now, in the menu's order: (label, what choosing it does)."""
+        ctl = self.ctl
+        play = ctl.play
+        if play is None:  # the referee's task, frozen or not: from set-up only
+            return [("Change code", self.new_code),
+                    ("Unfreeze task" if ctl.settings["frozen"] else "Freeze task",
+                     self.freeze_task)]
+        action = play.action
+        state = action.state
+        items = []
+        if state == "referee":  # R14: a black awaits the referee
+            items = [("Black: go on", self.go_on), ("Black: fail", self.fail)]
+        if state == "active" and action.pending is None:  # between draws
+            items.append(("Helper leaves", self.helper_leaves))  # R18
+            if action.referee:  # R19: a referee present only
+                items.append(("Adjust deck", self.adjust))
+        if play.can_undo():
+            items.append(("Undo last draw", self.undo))
+        if state == "active" or state == "referee":  # the action runs
+            items.append(("End action", self.end_action))
+        return items + [("Change code", self.new_code)]
 
     def rows(self):
         return [(item[0], "") for item in self.offered()]
 
     def choose(self, index):
-        self.offered()[index][2](self)
+        self.offered()[index][1]()
 
     def stop(self):
         self.ctl.leave()
@@ -213,19 +195,6 @@ class RefMenu(Menu):
                 if frozen else "Anyone may set the task again.", Setup(ctl), "click")
 
 
-MENU = (
-    ("Black: go on", black_drawn, RefMenu.go_on),
-    ("Black: fail", black_drawn, RefMenu.fail),
-    ("Helper leaves", between_draws, RefMenu.helper_leaves),
-    ("Adjust deck", referee_between_draws, RefMenu.adjust),
-    ("Undo last draw", draw_to_undo, RefMenu.undo),
-    ("End action", action_running, RefMenu.end_action),
-    ("Change code", always, RefMenu.new_code),
-    ("Freeze task", task_open, RefMenu.freeze_task),
-    ("Unfreeze task", task_frozen, RefMenu.freeze_task),
-)
-
-
 class Adjust(Menu):
     """R19: pick a colour with DRAW, then RANK removes a card, HELP adds one (R8 settles);
     STOP back to the referee menu."""
@@ -235,8 +204,7 @@ class Adjust(Menu):
     held = True
 
     def rows(self):
-        counts = self.ctl.play.action.deck.counts()
-        return [(COLOUR_NAMES[i], counts[i]) for i in range(4)]
+        return list(zip(COLOUR_NAMES, self.ctl.play.action.deck.counts()))
 
     def choose(self, index):
         self.editing = True

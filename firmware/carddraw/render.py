@@ -1,6 +1,14 @@
-# Draws a View onto any framebuf-like canvas: only fill, text, fill_rect, rect, hline, vline
+# The View: what the controller makes of its screen on show (build), and how it is drawn
+# (render). Pure: reads the controller, changes nothing; no I/O.
+#
+# build(): the screen's lines and picture (its lines() and art()), with the marks every
+# screen carries: the bench's seed (SEED in the title: the cards were chosen) and the timed
+# warning (R21: on any screen but the active one, which shows its own). show(): the bench's
+# `show`. Queue: the records and sounds the app takes each pass.
+#
+# render() draws a View onto any framebuf-like canvas: only fill, text, fill_rect, rect, hline, vline
 # and pixel are used, so a framebuf.FrameBuffer, the SSD1306 driver (a FrameBuffer itself) or
-# a test's recorder all work. Pure: no I/O. A view with a picture (the active and card
+# a test's recorder all work. A view with a picture (the active and card
 # screens) is drawn as graphics; any other view as text, 16 columns x 8 rows of the 8x8 font.
 # Both share the title bar (row 0: lit, the title dark in it, the battery icon at its right).
 #
@@ -70,24 +78,105 @@ class View:
                 and self.blink == other.blink and self.picture == other.picture)
 
 
+MOST_WAITING = 64  # records or sounds held for the app, which takes them every pass
+
+
+class Queue:
+    """Records or sounds for the app: at most MOST_WAITING (the oldest go first), handed over
+    by take(); an empty one stays (a quiet pass allocates nothing here)."""
+
+    def __init__(self):
+        self.items = []
+
+    def add(self, item):
+        if len(self.items) >= MOST_WAITING:
+            self.items.pop(0)
+        self.items.append(item)
+
+    def take(self):
+        items = self.items
+        if items:
+            self.items = []
+        return items
+
+
+def build(ctl):
+    """The View of the controller's screen on show."""
+    shown = ctl.shown
+    play = ctl.play
+    warn = play is not None and play.warn > 0 and shown.name != "active"
+    lines, led = shown.lines()
+    lines = fit(ctl, lines, warn)
+    got = shown.art()
+    picture = None
+    if got is not None:
+        picture, led = got
+        if ctl.seeded:  # the picture's title (its icon and mark name the skill)
+            picture.title = "SEEDED"
+        if warn:  # the warning at the picture's foot
+            picture.foot = (warning(play),)
+    if warn:
+        led = "white"  # R21: the warning shows on any screen
+    v = View(shown.name, lines, led, play is not None and play.warn > 0, picture,
+             not (play or ctl.plan).odds_ready())
+    v.sec = ctl.seconds_left()  # the countdown it shows: a new view each second
+    return v
+
+
+def fit(ctl, lines, warn):
+    """The lines as shown: the seed's and the warning's marks, ROWS lines, COLS wide, the
+    title short of the battery icon."""
+    if ctl.seeded:  # the bench's seed chose the cards: every screen says so
+        title = lines[0]
+        if len(title) > TITLE_COLS - 5:  # its first words, as many as fit whole
+            title = title[:TITLE_COLS - 5]
+            if " " in title:
+                title = title[:title.rfind(" ")]
+        lines[0] = title + " " * (TITLE_COLS - 4 - len(title)) + "SEED"
+    if warn:
+        lines = (lines + [""] * ROWS)[:ROWS]
+        lines[ROWS - 1] = warning(ctl.play)
+    if len(lines) > ROWS:
+        lines = lines[:ROWS]
+    for i in range(len(lines)):  # a slice is a new string: only where a line is too long
+        most = TITLE_COLS if i == 0 else COLS
+        if len(lines[i]) > most:
+            lines[i] = lines[i][:most]
+    return lines
+
+
+def warning(play):
+    """R21: the timed warning's line."""
+    return "%s in %ds!" % ("Accept" if play.card is not None and not play.applied
+                           else "Draw", play.warn)
+
+
+def show(ctl):
+    """The bench protocol's `show`: the view, and the action's state, deck and tally."""
+    view, a = ctl.view(), ctl.action
+    out = {"screen": view.screen, "lines": list(view.lines), "led": view.led}
+    for name in ("state", "successes", "needed", "complications", "draws"):
+        out[name] = None if a is None else getattr(a, name)
+    out["deck"] = None if a is None else list(a.deck.counts())
+    return out
+
+
 class Picture:
     """What both pictures share: the skill (its icon and mark), the title (up to 10
-    characters) and the deck's counts (green, yellow, red, black)."""
+    characters), the deck's counts (green, yellow, red, black) and the lines at the foot, the
+    last at y 56. Its fields are its data: equal pictures have equal fields."""
 
     def __init__(self, skill, title, counts, foot):
         self.skill = skill
         self.title = title
         self.counts = counts
-        self.foot = foot   # the lines at the foot, the last at y 56
-
-    FIELDS = ("skill", "title", "counts", "foot")
+        self.foot = foot
 
     def data(self):
         """Its fields as JSON-able data (the phone view draws them in HTML; the tests)."""
         d = {"kind": self.kind}
-        for name in self.FIELDS:
-            v = getattr(self, name)
-            d[name] = list(v) if isinstance(v, tuple) else v
+        for name, value in self.__dict__.items():
+            d[name] = list(value) if isinstance(value, tuple) else value
         return d
 
     def same_bar(self, other):
@@ -96,9 +185,7 @@ class Picture:
         return other is not None and other.skill == self.skill and other.title == self.title
 
     def __eq__(self, other):
-        return isinstance(other, Picture) and other.kind == self.kind and \
-            self.same_bar(other) and self.counts == other.counts and \
-            self.foot == other.foot and self.stage() == other.stage()
+        return isinstance(other, Picture) and other.__dict__ == self.__dict__
 
     def draw(self, canvas, before=None):
         """The picture under the lit title bar; before: the picture drawn there now, under the
@@ -122,15 +209,11 @@ class DeckPicture(Picture):
     of BIG's characters), up to 2 side texts of up to 6 characters right of the digits, and
     up to 2 foot lines (the risks, then the tally)."""
     kind = "deck"
-    FIELDS = Picture.FIELDS + ("chance", "side")
 
     def __init__(self, skill, title, counts, chance, side, foot):
         super().__init__(skill, title, counts, foot)
         self.chance = chance
         self.side = side
-
-    def stage(self):
-        return (self.chance, self.side)
 
     def draw_stage(self, canvas):
         canvas.text("Chance", 0, 24, 1)
@@ -154,16 +237,12 @@ class CardPicture(Picture):
     up to 14 characters; words: up to 2 lines of up to 14 characters (the action's own
     words) beside the card; one foot line."""
     kind = "card"
-    FIELDS = Picture.FIELDS + ("colour", "label", "words")
 
     def __init__(self, skill, title, counts, colour, label, words, foot):
         super().__init__(skill, title, counts, foot)
         self.colour = colour
         self.label = label
         self.words = words
-
-    def stage(self):
-        return (self.colour, self.label, self.words)
 
     def draw_stage(self, canvas):
         c = COLOURS.index(self.colour)

@@ -23,61 +23,34 @@ class Screen:
         self.ctl = ctl
         self.back = back  # where leaving returns (a message, the referee's screens)
 
-    def press(self, button):
-        pass
+    # lines() -> (up to 8 lines, the first the title; the LED colour or None): every screen's
+    def nothing(self, *args):
+        """What a screen does unless it says otherwise: press(button), long(button) and
+        tick(now) do nothing; covered() (the referee lock opened over it, which returns to
+        it later) nothing; seconds() (the countdown on show, in whole seconds: a new view
+        each) None; art() None for a screen of text, else (the picture render.py draws
+        instead of the lines, the LED colour)."""
 
-    def long(self, button):
-        pass
-
-    def tick(self, now):
-        pass
-
-    def seconds(self):
-        """The countdown on show, in whole seconds (a new view each), or None."""
-        return None
-
-    def lines(self):
-        """-> (up to 8 lines, the first the title; the LED colour or None)."""
-        return [self.name], None
-
-    def art(self):
-        """-> None for a screen of text (its lines are drawn), or (the picture render.py
-        draws instead of the lines, the LED colour)."""
-        return None
-
-    def covered(self):
-        """The referee lock opened over this screen, which it returns to later."""
+    press = long = tick = covered = seconds = art = nothing
 
 
 class Menu(Screen):
-    """Every menu: a title, lines above the rows (head), rows of (label, value), a cursor that
-    RANK moves up and HELP down (wrapping), DRAW chooses, STOP goes back; a number chosen
-    is edited in place: RANK lowers it, HELP raises it, DRAW or STOP is done. The rows on
-    offer may change while the menu is open: the cursor is taken modulo their number."""
+    """Every menu: a title, lines above the rows (head), rows of (label, value) (rows()), a
+    cursor that RANK moves up and HELP down (wrapping), DRAW chooses (choose(index)), STOP
+    goes back (stop()); a number chosen is edited in place (editing): RANK lowers it, HELP
+    raises it (step(index, delta) -> False at the end of its range), DRAW or STOP is done.
+    The rows on offer may change while the menu is open: the cursor is taken modulo their
+    number."""
     title = ""
     hint = "DRAW: choose"
     quiet = False  # no click on a press (the success choice)
-
-    def __init__(self, ctl, back=None):
-        super().__init__(ctl, back)
-        self.cur = 0
-        self.editing = False
-
-    def rows(self):
-        return []
+    led = None     # the LED's colour
+    cur = 0
+    editing = False
+    stop = Screen.nothing
 
     def head(self):
         return []
-
-    def choose(self, index):
-        pass
-
-    def step(self, index, delta):
-        """Edit the number on row `index` by delta -> False at the end of its range."""
-        return False
-
-    def stop(self):
-        """STOP: back out of the menu."""
 
     def covered(self):
         self.editing = False  # a number being edited is done: back, the menu only moves
@@ -86,27 +59,32 @@ class Menu(Screen):
         ctl = self.ctl
         rows = len(self.rows())
         cur = self.cur % rows
-        if self.editing and (button == "RANK" or button == "HELP"):
-            ctl.beep("click" if self.step(cur, -1 if button == "RANK" else 1) else "error")
+        delta = -1 if button == "RANK" else 1
+        moves = button == "RANK" or button == "HELP"
+        if self.editing and moves:
+            ctl.beep("click" if self.step(cur, delta) else "error")
             return
         if not self.quiet:
             ctl.beep("click")
         if self.editing:
             self.editing = False
-        elif button == "STOP":
-            self.stop()
+        elif moves:
+            self.cur = (cur + delta) % rows
         elif button == "DRAW":
             self.choose(cur)
         else:
-            self.cur = (cur + (-1 if button == "RANK" else 1)) % rows
+            self.stop()
 
     def lines(self):
         """The title, the head, a window of rows around the cursor (the chosen row marked
         with >, a value being edited in <>), then the hint, or how to edit while editing."""
         rows = self.rows()
         cur = self.cur % len(rows)
-        shown = []
-        for index in range(len(rows)):
+        head = self.head()
+        room = ROWS - 2 - len(head)
+        top = min(max(0, cur - room + 1), max(0, len(rows) - room))
+        shown = [self.title] + head
+        for index in range(top, min(len(rows), top + room)):
             label, value = rows[index]
             mark = ">" if index == cur else " "
             if value is None:
@@ -115,35 +93,21 @@ class Menu(Screen):
             if self.editing and index == cur:
                 value = "<%s>" % value
             shown.append("%s%-10s%5s" % (mark, label, value))
-        head = self.head()
-        room = ROWS - 2 - len(head)
-        top = 0
-        if len(shown) > room:
-            top = min(max(0, cur - room + 1), len(shown) - room)
-        hint = "RANK -  HELP +" if self.editing else self.hint
-        return [self.title] + head + shown[top:top + room] + [hint], self.led()
-
-    def led(self):
-        return None
+        return shown + ["RANK -  HELP +" if self.editing else self.hint], self.led
 
 
 class Message(Screen):
-    """A refusal or a note: any key goes back, or MSG_MS by itself."""
+    """A refusal or a note: any key goes back, or MSG_MS by itself. A referee screen's (locked,
+    held) if it returns to one."""
     name = "message"
 
     def __init__(self, ctl, title, text, back):
         super().__init__(ctl, back)
+        self.locked = back.locked
+        self.held = back.held
         self.title = title
         self.text = wrap(text)[:ROWS - 3]
         self.since = ctl.now
-
-    @property
-    def locked(self):
-        return self.back.locked
-
-    @property
-    def held(self):
-        return self.back.held
 
     def press(self, button):
         self.ctl.goto(self.back)

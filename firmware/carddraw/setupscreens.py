@@ -20,15 +20,13 @@ class Setup(Screen):
         ctl = self.ctl
         if button == "DRAW":
             ctl.start()
-        elif button == "STOP":
-            if ctl.settings["frozen"]:
-                ctl.say("Set by referee",
-                        "The referee set this task. You set ranks and helpers.")
-            else:
-                ctl.beep("click")
-                ctl.goto(Task(ctl))
-        else:
+        elif button != "STOP":
             self.step_team(button, 1)
+        elif ctl.settings["frozen"]:
+            ctl.say("Set by referee", "The referee set this task. You set ranks and helpers.")
+        else:
+            ctl.beep("click")
+            ctl.goto(Task(ctl))
 
     def long(self, button):
         if button == "DRAW":
@@ -134,12 +132,13 @@ def task_line(settings):
 
 
 # -- the difficulty picker ------------------------------------------------------------------
-# (key, what it sets, (green, yellow, red, black)); "hR" is hold RANK. The seed page's usual
+# What each key sets, (green, yellow, red, black); "hR" is hold RANK. The seed page's usual
 # task cards: a red or two for a hard task or a risky place, a black for a dangerous one, a
 # yellow for a mild environmental risk (R6, R7).
-PRESETS = (("R", "RANK  +1 red", (0, 0, 1, 0)), ("H", "HELP  +2 red", (0, 0, 2, 0)),
-           ("D", "DRAW  +1 black", (0, 0, 0, 1)), ("hR", "hold RANK yellow", (0, 1, 0, 0)),
-           ("hH", "hold HELP none", (0, 0, 0, 0)))
+PRESETS = {"R": (0, 0, 1, 0), "H": (0, 0, 2, 0), "D": (0, 0, 0, 1), "hR": (0, 1, 0, 0),
+           "hH": (0, 0, 0, 0)}
+TASK_TEXT = ["Difficulty", "RANK  +1 red", "HELP  +2 red", "DRAW  +1 black",
+             "hold RANK yellow", "hold HELP none", "hold DRAW more", "STOP  back"]
 
 
 class Task(Screen):
@@ -170,25 +169,17 @@ class Task(Screen):
     def choose(self, key):
         """Set the difficulty of the preset on `key`, log it, back to set-up."""
         ctl = self.ctl
-        for preset in PRESETS:
-            if preset[0] == key:
-                cards = preset[2]
-                if cards != self.cards():  # a change: logged with all four colours
-                    ctl.record("settings", **dict(zip(known.DIFFICULTY, cards)))
-                for name, count in zip(known.DIFFICULTY, cards):
-                    ctl.change(name, count)
-                ctl.beep("click")
-                ctl.goto(Setup(ctl))
-
-    def cards(self):
-        """The task's cards now, (green, yellow, red, black)."""
-        return tuple(self.ctl.settings[name] for name in known.DIFFICULTY)
+        cards = dict(zip(known.DIFFICULTY, PRESETS[key]))
+        version = ctl.settings_version
+        for name in cards:
+            ctl.change(name, cards[name])
+        if ctl.settings_version != version:  # a change: logged with all four colours
+            ctl.record("settings", **cards)
+        ctl.beep("click")
+        ctl.goto(Setup(ctl))
 
     def lines(self):
-        lines = ["Difficulty"]  # (set-up shows the task chosen)
-        for preset in PRESETS:
-            lines.append(preset[1])
-        return lines + ["hold DRAW more", "STOP  back"], None
+        return list(TASK_TEXT), None  # (set-up shows the task chosen)
 
 
 # -- the options ------------------------------------------------------------------------------
@@ -199,7 +190,6 @@ class Options(Menu):
     changes logged in one record."""
     name = "options"
     title = "Options"
-    hint = "DRAW: choose"
 
     def __init__(self, ctl):
         super().__init__(ctl)
@@ -207,14 +197,12 @@ class Options(Menu):
 
     def rows(self):
         settings = self.ctl.settings
-        labels = known.LABELS.split("|")
         rows = []
-        for i in range(len(known.OPTIONS)):
-            name = known.OPTIONS[i]
+        for label, name in zip(known.LABELS.split("|"), known.OPTIONS):
             if name == "skill":  # its name is longer than a value column
-                rows.append((labels[i] + " " + skill_name(settings["skill"]), ""))
+                rows.append((label + " " + skill_name(settings["skill"]), ""))
             else:
-                rows.append((labels[i], shown_value(name, settings[name])))
+                rows.append((label, shown_value(name, settings[name])))
         return rows
 
     def choose(self, index):
