@@ -117,8 +117,8 @@ class App:
     def open_console(self):
         if self.console is None:
             from carddraw.protocol import Console
-            got = self.listening or {"stream": None, "out": None}
-            self.console = Console(self, got["stream"], got["out"], self.write)
+            got = self.listening  # None: lines only through line()
+            self.console = Console(self, got and got["stream"], got and got["out"], self.write)
             self.listening = None
         return self.console
 
@@ -133,10 +133,15 @@ class App:
         the watchdog fed. -> False if the pass raised."""
         ok = True
         try:
-            if self.selftest is not None:
-                self.selftest_pass(now)
-            else:
+            test = self.selftest
+            if test is None:
                 self.update(now)
+            elif test.step(now):  # the self-test ended: the app starts now
+                self.selftest = None
+                self.wake(now)        # idle, notices and the display
+                self.face.drawn = None
+                self.applied = None   # the self-test had the buzzer on whatever the settings
+                self.apply_settings()
         except Exception as e:  # noqa: BLE001 -- the loop must go on
             ok = False
             self.fail(e)
@@ -168,11 +173,17 @@ class App:
         if answered or settled:
             self.busy = now
         self.persist()
-        drawn = self.face.drawn
-        self.output(now, answered)
+        face = self.face
+        drawn = face.drawn
+        # the reveal: the bench test's own, or the controller's view (face.py)
+        if console is not None and console.test is not None:
+            console.test.output(self)
+            self.board.buzzer.update(now)
+        else:
+            face.show(c, store, now, answered)
         if console is not None:
             console.send()
-        if answered or self.face.drawn is not drawn:
+        if answered or face.drawn is not drawn:
             self.collected = None   # this pass's garbage: collected in the next quiet one
             self.unswept += not ran  # (the console's jobs leave quiet passes of their own)
             if COLLECT and self.unswept >= SWEEP_PASSES:  # no quiet pass for a while: now,
@@ -189,7 +200,6 @@ class App:
             rng = c.rng
             if not (isinstance(rng, Rng) and rng.ready() or self.warm()):
                 store.housekeep()
-        face = self.face
         face.idle_check(c, now)
         if face.sleep_at is not None and now - face.sleep_at >= 0 and not store.waiting():
             face.sleep_at = None  # (on the board sleep never returns: the switch resets it)
@@ -218,20 +228,11 @@ class App:
         flash."""
         c = self.controller
         changed = c.settings_version != self.committed  # else the store has them already
-        ok = self.store.commit(c.take_records(), c.settings if changed else None, c.hint())
+        ok = self.store.commit(c.take_log(), c.settings if changed else None, c.hint())
         if ok:
             self.committed = c.settings_version
         self.apply_settings()
         return ok
-
-    def output(self, now, quick=False):
-        """The reveal: the bench test's own, or the controller's view (face.py)."""
-        console = self.console
-        if console is not None and console.test is not None:
-            console.test.output(self)
-            self.board.buzzer.update(now)
-        else:
-            self.face.show(self.controller, self.store, now, quick)
 
     def fail(self, exc):
         """An unexpected exception: logged (once while it repeats), shown until a press."""
@@ -254,16 +255,6 @@ class App:
         from carddraw.selftest import SelfTest  # a rare path: imported on first use, kept
         self.selftest = SelfTest(self.board, self.store, now)
         return True
-
-    def selftest_pass(self, now):
-        test = self.selftest
-        if test is None or not test.step(now):
-            return
-        self.selftest = None
-        self.wake(now)                  # the app starts now: idle, notices and the display
-        self.face.drawn = None
-        self.applied = None             # the self-test had the buzzer on whatever the settings
-        self.apply_settings()
 
     # -- the board's loop ------------------------------------------------------------------------
     def usb_interrupt(self, on):
