@@ -42,11 +42,34 @@ class Controller:
         elif replay and replay[0] is not None:
             self.replay(*replay)
 
-    def press(self, name, now_ms):
-        self._event(name, False, now_ms)
+    def press(self, name, now_ms, long=False):
+        """A button press (long: a long one); a name not in config.BUTTONS does nothing."""
+        self.now = now_ms
+        self._view = None
+        if name not in config.BUTTONS:
+            return
+        shown = self.shown
+        self.idle = now_ms
+        try:
+            if long and name == "STOP":  # on every screen: the referee lock, or out of it
+                if shown.locked:
+                    self.leave()
+                else:
+                    back = shown.back if shown.name == "message" else shown
+                    back.covered()
+                    from carddraw.referee import Lock
+                    self.goto(Lock(self, back))
+            elif long:
+                shown.long(name)
+            else:
+                shown.press(name)
+        except (RuleError, ValueError) as e:  # the engine refused: say why, change nothing
+            self.say("Not possible", str(e), shown)
+        except Exception as e:
+            self._failsafe(e, shown)
 
     def long(self, name, now_ms):
-        self._event(name, True, now_ms)
+        self.press(name, now_ms, True)
 
     def tick(self, now_ms, settle=True):
         """The clock. settle: a code try counted is compared now (the app settles itself)."""
@@ -125,11 +148,9 @@ class Controller:
     def show(self):
         return render.show(self)  # the bench protocol's `show`
 
-    def take_records(self):
-        """The records queued, each a dict (records.py)."""
+    def take_log(self):
+        """The records queued for the app's persist, each a dict (records.py)."""
         return self._records.take()
-
-    take_log = take_records
 
     def resume_state(self):
         return self.play.state() if self.play is not None else None
@@ -181,32 +202,6 @@ class Controller:
         if free != self.log_room:
             self.log_room = free
             self._view = None  # set-up says so, or no longer
-
-    # -- events -------------------------------------------------------------------------------
-    def _event(self, button, long, now):
-        self.now = now
-        self._view = None
-        if button not in config.BUTTONS:
-            return
-        shown = self.shown
-        self.idle = now
-        try:
-            if long and button == "STOP":  # on every screen: the referee lock, or out of it
-                if shown.locked:
-                    self.leave()
-                else:
-                    back = shown.back if shown.name == "message" else shown
-                    back.covered()
-                    from carddraw.referee import Lock
-                    self.goto(Lock(self, back))
-            elif long:
-                shown.long(button)
-            else:
-                shown.press(button)
-        except (RuleError, ValueError) as e:  # the engine refused: say why, change nothing
-            self.say("Not possible", str(e), shown)
-        except Exception as e:
-            self._failsafe(e, shown)
 
     # -- for the screens ----------------------------------------------------------------------
     def goto(self, screen):
