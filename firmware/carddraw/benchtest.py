@@ -6,6 +6,7 @@ from carddraw.render import View, render
 from carddraw.settings import action_from, number
 
 TESTS = "test led COLOUR, test display, test button MS, test draws N, test end"
+TEST_NAMES = ("led", "display", "button", "draws", "end")
 MAX_BUTTON_MS = 60000
 MAX_DRAWS = 10000
 LED_TESTS = ("green", "yellow", "red", "black", "off")
@@ -19,56 +20,39 @@ def command(con, args, now):
     arg = args[1] if len(args) > 1 else None
     if what not in TEST_NAMES or len(args) > 2:
         return {"error": "test needs one of: " + TESTS}
-    if what == "end":
-        if arg is not None:
-            return {"error": "test end takes no argument"}
-        con.end_test()
-        return {"ok": "end"}
     if what == "draws":
         return draws(app, arg)
-    made = TEST_MAKERS[what](arg)
-    if isinstance(made, dict):  # an error reply
-        return made
+    if arg is not None and (what == "end" or what == "display"):
+        return {"error": "test %s takes no argument" % what}
+    if what == "end":
+        con.end_test()
+        return {"ok": "end"}
+    if what == "led":
+        colour = (arg or "").lower()
+        if colour == "purple":
+            colour = "black"
+        if colour not in LED_TESTS:
+            return {"error": "test led needs a colour: green, yellow, red, black (purple) or off"}
+        test = Test(what, ["LED test", "purple (black)" if colour == "black" else colour, "",
+                           "test end: back"], None if colour == "off" else colour)
+    elif what == "button":
+        ms = number(arg, 5)
+        if ms is None or not 0 < ms <= MAX_BUTTON_MS:
+            return {"error": "test button needs milliseconds, 1 to %d" % MAX_BUTTON_MS}
+        test = Test(what, ["Button test", "Press a button",
+                           "within %d s" % ((ms + 999) // 1000)], None, ms)
+    else:
+        test = Test(what)  # the display's pattern
     app.wake(now)
-    con.test = made
-    made.output(app)  # at once, so the reply can say what the LED and display show
-    if what == "button":
-        con.wait_until = now + made.button_ms
+    con.test = test
+    test.output(app)  # at once, so the reply can say what the LED and display show
+    if test.button_ms:
+        con.wait_until = now + test.button_ms
         return None
     if what == "led":
-        return {"ok": "led", "colour": made.colour, "rgb": list(app.board.led.value)}
+        return {"ok": "led", "colour": colour, "rgb": list(app.board.led.value)}
     d = app.board.display
     return {"ok": "display", "lit": lit(d), "pixels": 8 * len(d.buffer)}
-
-
-def led_test(arg):
-    colour = (arg or "").lower()
-    if colour == "purple":
-        colour = "black"
-    if colour not in LED_TESTS:
-        return {"error": "test led needs a colour: green, yellow, red, black (purple) or off"}
-    test = Test("led", ["LED test", colour == "black" and "purple (black)" or colour, "",
-                        "test end: back"], None if colour == "off" else colour)
-    test.colour = colour
-    return test
-
-
-def display_test(arg):
-    if arg is not None:
-        return {"error": "test display takes no argument"}
-    return Test("display")
-
-
-def button_test(arg):
-    ms = number(arg, 5)
-    if ms is None or not 0 < ms <= MAX_BUTTON_MS:
-        return {"error": "test button needs milliseconds, 1 to %d" % MAX_BUTTON_MS}
-    return Test("button", ["Button test", "Press a button", "within %d s" % ((ms + 999) // 1000)],
-                None, ms)
-
-
-TEST_NAMES = ("led", "display", "button", "draws", "end")
-TEST_MAKERS = {"led": led_test, "display": display_test, "button": button_test}
 
 
 def draws(app, arg):
@@ -81,7 +65,7 @@ def draws(app, arg):
         return {"error": "test draws only on the set-up screen"}
     a = action_from(c.settings)
     counts = [0, 0, 0, 0]
-    wdt = getattr(app.board, "wdt", None)
+    wdt = app.board.wdt
     try:
         for i in range(n):
             counts[COLOURS.index(a.draw(c.rng))] += 1
@@ -94,14 +78,14 @@ def draws(app, arg):
 
 
 class Test:
-    """A bench test in progress: what the LED and the display show until it ends."""
+    """A bench test in progress (name: led, display or button): what the LED and the display
+    show until it ends; lines None: the display's pattern."""
 
     def __init__(self, name, lines=None, led=None, button_ms=0):
         self.name = name
-        self.lines = lines        # None: the display pattern
+        self.lines = lines
         self.led = led
         self.button_ms = button_ms
-        self.colour = None        # `test led`: the colour asked for
         self.shown = False
 
     def output(self, app):
@@ -113,7 +97,7 @@ class Test:
                 from carddraw.selftest import pattern  # the self-test's (a rare path)
                 pattern(board.display, 0)
             else:
-                render(View("test", self.lines), board.display, None)
+                render(View("test", self.lines), board.display)
             board.display.show()
 
     def press(self, con, name, kind):

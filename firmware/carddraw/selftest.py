@@ -36,7 +36,6 @@ OK_MS = 600           # "RANK ok" stays this long
 MISS_MS = 1500        # ... and "RANK: no press"
 END_MS = 30000        # the result screen: a fresh DRAW press, or this long, starts the app
 BUZZER = ("click", "card", "warn", "success", "fail", "black", "error")
-LED_NAMES = {"green": "green", "yellow": "yellow", "red": "red", "black": "purple", None: "off"}
 
 
 class SelfTest:
@@ -49,13 +48,14 @@ class SelfTest:
                        + [("pattern", 0), ("pattern", 1)]
                        + [("buzzer", p) for p in BUZZER] + [("battery", None)]
                        + [("button", b) for b in config.BUTTONS] + [("end", None)])
-        self.i = -1
-        self.until = now
-        self.answer = None     # on a button stage: None while asking, then "ok" or "no press"
         self.missing = []      # buttons not pressed in time
         self.mv = None         # VSYS in mV
         self.passed = None
+        self.i: int            # the stage on show, and when its time is up (_enter sets them)
+        self.until: int
+        self.answered: bool
         board.buzzer.enabled = True  # a self-test is heard whatever the settings say
+        self._enter(0, now)
 
     def step(self, now):
         try:
@@ -71,30 +71,23 @@ class SelfTest:
 
     def _step(self, now):
         board = self.board
-        events = board.buttons.poll(now)
+        pressed = [name for name, _ in board.buttons.poll(now)]
         board.buzzer.update(now)
-        if self.i < 0:
-            self._enter(0, now)
         kind, arg = self.stages[self.i]
-        if kind == "end":
-            for name, _ in events:
-                if name == "DRAW":
-                    return self._finish()
-            return now - self.until >= 0 and self._finish()
-        if kind == "button" and self.answer is None:
-            for name, _ in events:
-                if name == arg:
-                    self.answer = "ok"
-                    self.until = now + OK_MS
-                    board.buzzer.play("click", now)
-                    self._show("Buttons", "", "%s ok" % arg)
-                    return False
-            if now - self.until >= 0:
-                self.answer = "no press"
-                self.missing.append(arg)
-                self.until = now + MISS_MS
-                board.buzzer.play("error", now)
-                self._show("Buttons", "", "%s: no press" % arg)
+        if kind == "end":  # a fresh DRAW, or the time up, starts the app
+            if "DRAW" in pressed or now - self.until >= 0:
+                board.led.show(None)
+                return True
+            return False
+        if kind == "button" and not self.answered:
+            ok = arg in pressed
+            if ok or now - self.until >= 0:  # pressed, or not in time
+                self.answered = True
+                if not ok:
+                    self.missing.append(arg)
+                self.until = now + (OK_MS if ok else MISS_MS)
+                board.buzzer.play("click" if ok else "error", now)
+                self._show("Buttons", "", ("%s ok" if ok else "%s: no press") % arg)
             return False
         if kind == "buzzer" and board.buzzer.playing:
             self.until = now + GAP_MS
@@ -105,12 +98,12 @@ class SelfTest:
     def _enter(self, i, now):
         self.i = i
         kind, arg = self.stages[i]
-        self.answer = None
+        self.answered = False  # a button stage: asking until pressed or the time is up
         board = self.board
         if kind == "led":
             board.led.show(arg)
             self.until = now + LED_MS
-            self._show("LED", "", LED_NAMES[arg])
+            self._show("LED", "", "purple" if arg == "black" else arg or "off")
         elif kind == "pattern":
             board.led.show(None)
             pattern(board.display, arg)
@@ -139,7 +132,7 @@ class SelfTest:
             self._show("Result", *(lines + ["", "DRAW: start"]))
 
     def _show(self, *lines):
-        render(View("selftest", ["Self-test"] + list(lines)), self.board.display, None)
+        render(View("selftest", ["Self-test"] + list(lines)), self.board.display)
         self.board.display.show()
 
     def _log(self, now, error):
@@ -148,8 +141,3 @@ class SelfTest:
         if error:
             r["error"] = error[:120]
         self.store.log(r)
-
-    def _finish(self):
-        self.board.led.show(None)
-        return True
-
