@@ -4,14 +4,14 @@ controller, set-up, timed, end-screen, referee and bench-mode tests (CPython onl
 scripts use tools/vmlib)."""
 import copy
 
-from carddraw import config, playscreens, referee, screens, setupscreens
+from carddraw import config, playscreens, referee, screens
 from carddraw.controller import Controller
 from carddraw.deck import COLOURS
 from pick import Pick  # tools/vmlib, shared with the screen tour
 
 NAME = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
 # every screen's name (view.screen), from the firmware's screen classes
-SCREENS = {cls.name for module in (screens, setupscreens, playscreens, referee) for cls in vars(module).values()
+SCREENS = {cls.name for module in (screens, playscreens, referee) for cls in vars(module).values()
            if isinstance(cls, type) and issubclass(cls, screens.Screen) and cls.name}
 
 

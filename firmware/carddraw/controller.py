@@ -14,8 +14,7 @@ action is played again (replay): switching off is no escape from a black card (R
 from carddraw import config, lockcode, render, settings as known
 from carddraw.deck import RuleError
 from carddraw.rng import Rng
-from carddraw.screens import Message
-from carddraw.setupscreens import Plan, Setup
+from carddraw.screens import Message, Plan, Setup
 
 IDLE_MS = 30000  # the lock and the referee screens close after this long untouched
 

@@ -10,9 +10,8 @@
 #   New code   4 to 8 presses, then hold DRAW saves, hold RANK starts over.
 from carddraw import lockcode
 from carddraw.deck import COLOURS
-from carddraw.screens import Menu, Screen
+from carddraw.screens import Menu, Screen, Setup
 from carddraw.settings import LOCK_MAX, LOCK_MIN
-from carddraw.setupscreens import Setup
 from carddraw.texts import COLOUR_NAMES, deck_line, shown_code
 
 LOCK_TEXT = ["Referee lock", "Enter the code", "on the buttons:", ""]
