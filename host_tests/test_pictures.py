@@ -3,8 +3,9 @@ makes them all): the screens (tools/screenshots.py -> docs/screens/) and the qui
 (tools/cards.py -> docs/quickstart-*.png) made again into a temporary folder and compared
 with the committed files pixel by pixel (decoded pixels, not PNG bytes); the terminal picture
 (tools/termshot.py) made again from the simulator on its fixed seed and compared the same way.
-The web app's picture needs Chromium: host_tests/test_web.py reads its OLED back out of it.
-README shows every picture `make docs` makes, and nothing else in docs/ as a picture."""
+The web app's pictures need Chromium: host_tests/test_web_offline.py reads web.png's OLED back
+out of it and stages phone.png's view again. README shows every picture `make docs` makes
+(the screens, the cards, terminal.png, web.png, phone.png), and docs/ holds no other picture."""
 import os
 import re
 import subprocess
@@ -34,9 +35,15 @@ def same(made, path):
         return diff.getbbox() is None
 
 
+def screen_names():
+    """The screens' pictures in docs/screens/ (not the tools' list of what they wrote there)."""
+    return sorted(n[:-4] for n in os.listdir(os.path.join(ROOT, "docs", "screens"))
+                  if n.endswith(".png"))
+
+
 def test_the_screens_and_the_quick_start_cards_are_made_from_the_current_screens(tmp_path):
     shots = screenshots.write(str(tmp_path / "screens"))
-    committed = sorted(n[:-4] for n in os.listdir(os.path.join(ROOT, "docs", "screens")))
+    committed = screen_names()
     assert committed == sorted(shots), STALE % "docs/screens/ (its screens)"
     stale = [name for name in sorted(shots)
              if not same(str(tmp_path / "screens" / (name + ".png")),
@@ -89,11 +96,13 @@ def docs_pictures():
 
 def test_readme_shows_every_picture_make_docs_makes_and_each_is_there():
     shown = readme_pictures()
-    made = {"docs/screens/%s.png" % name[:-4]
-            for name in os.listdir(os.path.join(ROOT, "docs", "screens"))}
+    made = {"docs/screens/%s.png" % name for name in screen_names()}
     made |= {"docs/" + name for name in pictures.CARDS}
-    made |= {pictures.TERMINAL.replace(os.sep, "/"), pictures.WEB.replace(os.sep, "/")}
-    assert shown == made == docs_pictures()
+    made |= {path.replace(os.sep, "/") for path in (pictures.TERMINAL, pictures.WEB, pictures.PHONE)}
+    assert shown == made, "README.md does not show: %s; shows what make docs does not make: %s" % (
+        sorted(made - shown), sorted(shown - made))
+    assert made == docs_pictures(), "docs/ holds pictures make docs does not make: %s" % sorted(
+        docs_pictures() - made)
     for path in shown:
         with Image.open(os.path.join(ROOT, path)) as img:
             assert img.width > 100 and img.height > 100, path
@@ -107,7 +116,13 @@ def test_make_docs_is_a_target_after_setup_and_in_make_help():
     assert re.search(r"^\.PHONY:.* docs\b", makefile, re.M)
     done = subprocess.run(["make", "-s", "help"], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0 and "make docs " in done.stdout
-    assert "UPDATE_DOCS" not in open(os.path.join(ROOT, "host_tests", "test_web.py")).read()
+    # no test writes the pictures (as UPDATE_DOCS=1 once made the web app's tests do): make docs
+    tests = [os.path.join(ROOT, "host_tests", name) for name in os.listdir(
+        os.path.join(ROOT, "host_tests")) if name.endswith(".py") and name != "test_pictures.py"]
+    assert os.path.join(ROOT, "host_tests", "test_web_offline.py") in tests
+    for path in tests:
+        with open(path, encoding="utf-8") as f:
+            assert "UPDATE_DOCS" not in f.read(), path
 
 
 def test_pictures_makes_only_the_parts_asked_for_under_the_root_given(tmp_path):
