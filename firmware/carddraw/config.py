@@ -106,8 +106,7 @@ NUMBERS = {
 # frozen: the referee froze the task (settings.FROZEN) for every action until unfrozen;
 # changed only from the referee menu, behind the lock.
 FLAGS = {"referee": False, "timed": False, "buzzer": True, "frozen": False}
-SKILLS = ("surgery", "repair", "scan")
-DEFAULT_SKILL = "surgery"
+SKILLS = ("surgery", "repair", "scan")  # the first is the default
 # The referee lock: 4 to 8 short presses (R, H, D, S) entered after a long STOP, kept only as
 # a salted sha256 (lockcode.py). The default code is R H R H; LOCK_SALT salts it and any plain
 # code that older firmware kept (a code's own salt is fresh each time a referee changes it).
@@ -118,12 +117,11 @@ DEFAULT_LOCK = ("4$0000000000000000$"
 
 def defaults():
     """A fresh settings dict."""
-    d = {"skill": DEFAULT_SKILL, "lock": DEFAULT_LOCK, "lock_fails": 0,  # wrong tries
+    d = {"skill": SKILLS[0], "lock": DEFAULT_LOCK, "lock_fails": 0,  # wrong tries
          "recovery": "", "recovery_fails": 0}  # the recovery code (lockcode.py), hashed
     for name in NUMBERS:
         d[name] = NUMBERS[name][0]
-    for name in FLAGS:
-        d[name] = FLAGS[name]
+    d.update(FLAGS)
     return d
 
 # -- The screen: the 8x8 font on the 128x64 OLED ------------------------------------------------

@@ -6,7 +6,7 @@ from carddraw import config
 
 # Every setting, sorted: MicroPython's dicts keep no order, and bad names come out in this one.
 NAMES = tuple(sorted(config.defaults()))
-# The options screen's rows, top to bottom, and their labels (one string: see controller.py)
+# The options screen's rows, top to bottom, and their labels (one string, split by label())
 # (the skill last: a device is usually one prop, a surgery kit or a scanner, all event long)
 OPTIONS = ("green", "yellow", "red", "black", "needed", "auto", "redraws", "bonus",
            "referee", "timed", "interval", "buzzer", "brightness", "skill")
@@ -16,10 +16,8 @@ LABELS = ("Add green|Add yellow|Add red|Add black|Needed|Auto wins|Redraws|Bonus
 # these stay for every action until unfrozen, and nobody else may change them (bonus greens
 # and timed mode too: either would change the odds or the cadence the referee set). The
 # player still sets skill, ranks and helpers; buzzer and brightness stay free.
-FROZEN = ("green", "yellow", "red", "black", "needed", "auto", "redraws", "bonus", "referee",
-          "timed", "interval")
-DIFFICULTY = ("green", "yellow", "red", "black")  # R6: reset for each action unless frozen
-STEPS = {"interval": 5}  # R21: 30-60 s in 5 s steps; every other number steps by 1
+FROZEN = OPTIONS[:11]     # the options' rows above buzzer: green to interval
+DIFFICULTY = OPTIONS[:4]  # R6: the four colours, reset for each action unless frozen
 LOCK_KEYS = "RHDS"       # the referee code is presses of RANK, HELP, DRAW, STOP, by initial
 LOCK_MIN = 4             # a code takes 4 to 8 presses (lockcode.py checks and keeps codes)
 LOCK_MAX = 8
@@ -32,7 +30,7 @@ def label(name):
 
 
 def step(name):
-    return STEPS.get(name, 1)
+    return 5 if name == "interval" else 1  # R21: 30-60 s in 5 s steps; the others by 1
 
 
 def code_ok(code):
