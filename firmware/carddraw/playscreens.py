@@ -9,10 +9,6 @@ from carddraw.texts import (COLOUR_INDEX, COLOUR_NAMES, KINDS, deck_line, odds_w
 # the action's states (action.py) and colours (deck.py) by their names
 OUTCOMES = {"succeeded": "Success reached!", "failed": "The action fails",
             "referee": "Referee decides"}
-CONFIRM = ("Stop?", "Stopping short", "of success is a", "failed attempt:",
-           "no retry today.", "", "DRAW: yes, stop", "other: go back")
-CARD_NAMES = tuple(name + " card" for name in COLOUR_NAMES)  # the card screen's title
-EMPTY = "call the referee"  # R22: the deck is empty
 
 
 class Active(Screen):
@@ -51,7 +47,7 @@ class Active(Screen):
         if play.warn:  # R21: white, a colour no card has
             return lines + ["Card in %d s!" % play.warn, "STOP: stop now"], "white"
         if not sum(counts):  # R22: nothing to draw until the referee adds cards (R19)
-            return lines + ["Deck empty:", EMPTY], None
+            return lines + ["Deck empty:", "call the referee"], None
         if left is not None:
             return lines + ["Next card in %ds" % left, "STOP: stop"], None
         return lines + ["DRAW: next card", "STOP: stop"], None
@@ -69,7 +65,7 @@ class Active(Screen):
         if play.warn:
             hint = "Card in %d s!" % play.warn
         elif not sum(counts):  # R22: nothing to draw until the referee adds cards (R19)
-            hint = EMPTY
+            hint = "call the referee"
         if left is not None:  # no countdown to a draw an empty deck won't give
             side = ("Next %ds" % left if sum(counts) else "Empty", side[0])
         return DeckPicture(action.skill, skill_name(action.skill), counts,
@@ -130,7 +126,7 @@ class Card(Screen):
         play = self.ctl.play
         action = play.action
         colour = play.card
-        lines = [CARD_NAMES[COLOUR_INDEX[colour]],
+        lines = [COLOUR_NAMES[COLOUR_INDEX[colour]] + " card",
                  card_label(action, colour, play.applied)] + list(said(action.skill, colour))
         if not play.applied:
             return lines + ["Redraws left %d" % action.redraws_left, "DRAW: keep it",
@@ -176,7 +172,8 @@ class Confirm(Screen):
         ctl.go_home()
 
     def lines(self):
-        return list(CONFIRM), None
+        return ["Stop?", "Stopping short", "of success is a", "failed attempt:",
+                "no retry today.", "", "DRAW: yes, stop", "other: go back"], None
 
 
 def catastrophe(action, title):

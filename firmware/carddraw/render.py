@@ -6,10 +6,10 @@
 # warning (R21: on any screen but the active one, which shows its own). show(): the bench's
 # `show`. Queue: the records and sounds the app takes each pass.
 #
-# render() draws a View onto any framebuf-like canvas: only fill, text, fill_rect, rect, hline, vline
-# and pixel are used, so a framebuf.FrameBuffer, the SSD1306 driver (a FrameBuffer itself) or
-# a test's recorder all work. A view with a picture (the active and card
-# screens) is drawn as graphics; any other view as text, 16 columns x 8 rows of the 8x8 font.
+# render() draws a View onto any framebuf-like canvas: only fill, text, fill_rect, rect, hline,
+# vline and pixel are used, so a framebuf.FrameBuffer, the SSD1306 driver (a FrameBuffer
+# itself) or a test's recorder all work. A view with a picture (the active and card screens)
+# is drawn as graphics; any other view as text, 16 columns x 8 rows of the 8x8 font.
 # Both share the title bar (row 0: lit, the title dark in it, the battery icon at its right).
 #
 #   y  0-7   title bar: the skill's icon, the title, the skill's mark, the battery
@@ -23,22 +23,27 @@
 # the columns that changed (ssd1306.py): a draw sends about half a frame.
 from carddraw.config import COLS, ROWS, SKILLS, TITLE_COLS
 
-W = 128
+try:
+    from micropython import const
+except ImportError:  # CPython (the tests, the tools): const(n) is n
+    const = int  # type: ignore[assignment]
+
+_W = const(128)
 COLOURS = ("green", "yellow", "red", "black")
 LETTERS = "GYRB"
 NAMES = ("GREEN", "YELLOW", "RED", "BLACK")   # on the drawn card, beside it
-MARK_X = 94       # the skill's mark, left of the battery icon
+_MARK_X = const(94)  # the skill's mark, left of the battery icon
 BAT_X = 114       # battery icon: a 12x6 outline at x 114-125, y 1-6, and a nub at x 126
-CARD_W = 22       # the drawn card's width (32 px high, at x 0, y 24)
+_CARD_W = const(22)  # the drawn card's width (32 px high, at x 0, y 24)
 DECK_X = (0, 37, 66, 95)    # the deck's cells: green and black may reach two digits
 DECK_END = (37, 66, 95, 128)
-STAGE_Y = 23      # the stage and the foot lines: from here down (the deck ends at y 22)
+_STAGE_Y = const(23)  # the stage and the foot lines: from here down (the deck ends at y 22)
 BIG = "0123456789.%<>"
 # The pictures' columns (bit 0 the top pixel): BIG's glyphs, 5 columns each (drawn 2x: 10x14
 # px, 12 px apart); then per skill an 8-column icon (a cross, a spanner, a scope) and a
 # 16-column mark (a pulse trace, hazard stripes, signal bars). Data, not code: RAM.
-ICONS = 70
-MARKS = 94
+_ICONS = const(70)
+_MARKS = const(94)
 GLYPHS = (b"\x3e\x51\x49\x45\x3e\x00\x42\x7f\x40\x00\x62\x51\x49\x49\x46\x22\x41\x49\x49\x36"
           b"\x18\x14\x12\x7f\x10\x2f\x49\x49\x49\x31\x3c\x4a\x49\x49\x30\x01\x71\x09\x05\x03"
           b"\x36\x49\x49\x49\x36\x06\x49\x49\x29\x1e\x00\x60\x60\x00\x00\x63\x13\x08\x64\x63"
@@ -78,18 +83,18 @@ class View:
                 and self.blink == other.blink and self.picture == other.picture)
 
 
-MOST_WAITING = 64  # records or sounds held for the app, which takes them every pass
+_MOST_WAITING = const(64)  # records or sounds held for the app, which takes them every pass
 
 
 class Queue:
-    """Records or sounds for the app: at most MOST_WAITING (the oldest go first), handed over
+    """Records or sounds for the app: at most _MOST_WAITING (the oldest go first), handed over
     by take(); an empty one stays (a quiet pass allocates nothing here)."""
 
     def __init__(self):
         self.items = []
 
     def add(self, item):
-        if len(self.items) >= MOST_WAITING:
+        if len(self.items) >= _MOST_WAITING:
             self.items.pop(0)
         self.items.append(item)
 
@@ -192,11 +197,11 @@ class Picture:
         same title bar (same_bar), so that only what differs is drawn again."""
         if before is None:
             skill = SKILLS.index(self.skill)
-            cols(canvas, ICONS + 8 * skill, 8, 1, 0, 1, 0)
-            cols(canvas, MARKS + 16 * skill, 16, MARK_X, 0, 1, 0)
+            cols(canvas, _ICONS + 8 * skill, 8, 1, 0, 1, 0)
+            cols(canvas, _MARKS + 16 * skill, 16, _MARK_X, 0, 1, 0)
             canvas.text(self.title[:10], 11, 0, 0)
         else:
-            canvas.fill_rect(0, STAGE_Y, W, 64 - STAGE_Y, 0)
+            canvas.fill_rect(0, _STAGE_Y, _W, 64 - _STAGE_Y, 0)
         deck(canvas, self.counts, before and before.counts)
         self.draw_stage(canvas)
         foot = self.foot
@@ -246,7 +251,7 @@ class CardPicture(Picture):
 
     def draw_stage(self, canvas):
         c = COLOURS.index(self.colour)
-        card(canvas, c, 0, 24, CARD_W, 32)
+        card(canvas, c, 0, 24, _CARD_W, 32)
         canvas.fill_rect(4, 33, 14, 14, 0)   # the colour's letter on a dark window
         canvas.rect(4, 33, 14, 14, 1)
         canvas.text(LETTERS[c], 7, 36, 1)
@@ -315,7 +320,7 @@ def narrow(canvas, text, x, y):
     """Up to 14 characters on a clear row: in one call when they fit 8 px apart, else 7 px
     apart, a call each (the 8x8 font leaves its last column blank for all but a few glyphs):
     98 px beside the card."""
-    if x + 8 * len(text) <= W:
+    if x + 8 * len(text) <= _W:
         canvas.text(text, x, y, 1)
         return
     text_at = canvas.text  # looked up once: a call on the driver goes through its class
@@ -329,7 +334,7 @@ def deck(canvas, counts, before=None):
     the counts drawn there now (None: nothing is), so only the cells that differ are drawn."""
     # a count of two digits reaches past the yellow and red cells (and only past them)
     if before is not None and max(counts[1], counts[2], before[1], before[2]) > 9:
-        canvas.fill_rect(0, 9, W, 14, 0)  # into its neighbour's cell: the whole row again
+        canvas.fill_rect(0, 9, _W, 14, 0)  # into its neighbour's cell: the whole row again
         before = None
     for c in range(4):  # the symbols, then the counts over them (a count may reach the next)
         if before is not None:
@@ -356,11 +361,11 @@ def render(view, canvas, battery=None, last=None):
             for i in range(1, ROWS):
                 line = view.lines[i] if i < len(view.lines) else ""
                 if line != (last.lines[i] if i < len(last.lines) else ""):
-                    canvas.fill_rect(0, 8 * i, W, 8, 0)
+                    canvas.fill_rect(0, 8 * i, _W, 8, 0)
                     canvas.text(line[:COLS], 0, 8 * i, 1)
             return
     canvas.fill(0)
-    canvas.fill_rect(0, 0, W, 8, 1)
+    canvas.fill_rect(0, 0, _W, 8, 1)
     if picture is not None:
         picture.draw(canvas)
     else:

@@ -5,7 +5,6 @@
 from carddraw.config import COLS, SKILLS
 from carddraw.odds import fmt_chance
 
-SKILL_NAMES = ("Surgery", "Repair", "Scan")          # by config.SKILLS
 COLOUR_NAMES = ("Green", "Yellow", "Red", "Black")   # by deck.COLOURS
 KINDS = ("Success", "Setback", "Complication", "Catastrophe")  # what each colour is (R1)
 WORDS = (  # R24: what each colour means in each action (SKILLS order, then COLOURS order)
@@ -18,7 +17,8 @@ COLOUR_INDEX = {"green": 0, "yellow": 1, "red": 2, "black": 3}
 
 
 def skill_name(skill):
-    return SKILL_NAMES[SKILLS.index(skill)]
+    """A skill's name on the screens: "Surgery", "Repair", "Scan" (config.SKILLS')."""
+    return skill[0].upper() + skill[1:]
 
 
 def words(skill, colour):
@@ -33,7 +33,7 @@ def said(skill, colour, width=COLS):
     """words() wrapped into two lines of at most width characters (the second "" if one
     holds them), a tuple: each worked out the first time a card shows it, and kept: a
     card's pass has no time to wrap words (12 phrases, two widths: at most 24 tuples)."""
-    key = (SKILLS.index(skill) << 3 | COLOUR_INDEX[colour]) * 32 + width
+    key = (skill, colour, width)
     lines = _SAID.get(key)
     if lines is None:
         lines = _SAID[key] = tuple((wrap(words(skill, colour), width) + ["", ""])[:2])
