@@ -29,10 +29,11 @@ def fmt_chance(p, places=1):
 
 def next_card(counts):
     """R25: the chance of each colour on the next draw, (green, yellow, red, black)."""
-    total = sum(counts)
+    g, y, r, b = counts
+    total = g + y + r + b
     if total == 0:
         return (0.0, 0.0, 0.0, 0.0)
-    return tuple(n / total for n in counts)
+    return (g / total, y / total, r / total, b / total)
 
 
 def chance(counts, greens_needed):
@@ -163,10 +164,10 @@ def action_risk(a):
     if todo is None:
         pending_black = 1.0 if a.state == "active" else 0.0  # a black drawn, not yet accepted
         return (1.0 if a.state == "succeeded" else 0.0), 0.0, pending_black, 0.0, 0
-    out = risk(*todo)
+    won, red, black, undecided, steps = risk(*todo)
     if a.pending == RED:
-        return out[0], 1.0, out[2], out[3], out[4]
-    return out
+        red = 1.0
+    return won, red, black, undecided, steps
 
 
 def success_chance(a):

@@ -12,14 +12,12 @@
 # finishing, the timed warning begun) brings back the rest. restore() takes a state() back,
 # for the tests that power-cut a controller without a store.
 from carddraw import records, saved, settings as known
-from carddraw.action import ACTIVE, SUCCEEDED, STOPPED, FAILED, REFEREE, Action, RuleError
-from carddraw.deck import BLACK, check_colour
+from carddraw.action import Action, RuleError, check_colour
 from carddraw.odds import action_odds
 
 WARN_MS = 5000    # R21: the warning before a timed draw
 FINISH_MS = 60000  # R23: the minute of roleplay
-ENDED = ("success", "finishing", "summary")
-PHASES = ENDED  # the hint's letter for each phase after the end: none, "f", "s"
+ENDED = ("success", "finishing", "summary")  # the hint's letter for each: none, "f", "s"
 HINTS = ("", "w", "f", "fw", "s", "sw", "d", "dw", "df", "dfw", "ds", "dsw")
 
 
@@ -31,13 +29,12 @@ class Play:
         self.applied = False    # ... and whether its result has applied (R15)
         self.undo = None        # the action before its last draw (saved.to_dict), or None
         self.ended = "success"  # after a success or a stop: "success", "finishing", "summary"
-        self.due = 0            # timed mode: when the next draw comes (R21)
-        self.warn = 0           # seconds of warning on show, 0 = none
         self.fin_end = 0        # when the finishing countdown ends (R23)
         self.replaying = False  # the records are played again: nothing logged or heard
         self.odds_key = None    # what the odds were worked out for ...
         self.odds_got = None    # ... and they (odds.Odds)
-        self.rearm()
+        self.rearm()            # due: when the next timed draw comes (R21); warn: seconds of
+        #                         warning on show, 0 = none
 
     @classmethod
     def start(cls, ctl):
@@ -48,11 +45,10 @@ class Play:
         if fresh:
             fresh()
         settings = ctl.settings
-        play = cls(ctl, known.action_from(settings, Action))
-        a = play.action
-        planned = ctl.plan.for_deck(a.deck.counts())  # set-up's, worked out already: not twice
-        if planned is not None:
-            play.odds_key, play.odds_got = play._key(), planned
+        a = known.action_from(settings, Action)
+        play = cls(ctl, a)
+        play.odds_got = ctl.plan.for_deck(a.deck.counts())  # set-up's, if worked out: not twice
+        play.odds_key = play._key()
         ctl.add(records.start(ctl.now, a, settings["timed"], settings["interval"],
                               ctl.chained, round(play.odds().chance, 4)))
         if not settings["frozen"]:  # R6: each action its own difficulty, unless the referee's
@@ -68,8 +64,8 @@ class Play:
         gives its warning at once (a fresh interval at each boot would let switching off hold
         the draws back for ever); the finishing starts afresh. Raises ValueError (or another
         exception) when the action itself is unreadable."""
-        play = cls(ctl, saved.from_dict(state["action"]))
-        action = play.action
+        action = saved.from_dict(state["action"])
+        play = cls(ctl, action)
         try:
             play.undo = saved.to_dict(saved.from_dict(state.get("undo")))
         except Exception:
@@ -79,14 +75,14 @@ class Play:
         if card is not None:
             try:
                 check_colour(card)
-            except Exception:
-                card = None
+            except ValueError:  # a damaged card: the pending one, if any, is on show
                 applied = False
-        if action.pending is not None or not applied:
-            card = action.pending
-            applied = False
-        play.card = card
-        play.applied = applied
+        # a card whose result applied stays on show; a pending one is the card on show
+        if action.pending is None and applied:
+            play.card = card
+            play.applied = True
+        else:
+            play.card = action.pending
         ended = state.get("ended")
         play.ended = ended if ended in ENDED else "success"
         play.due = ctl.now + WARN_MS
@@ -96,11 +92,10 @@ class Play:
     @classmethod
     def replay(cls, ctl, stream, hint):
         """After a power cut: the action from its records (the first its start), played again
-        one at a time as they stream from the store, then the hint. -> the Play, or None when
-        the action is over and put away. Raises ValueError (or another exception) when the
-        records do not make an action."""
-        play = None
-        spoilt = None
+        one at a time as they stream from the store, each checked against the deck it logged,
+        then the hint. -> the Play, or None when the action is over and put away. Raises
+        ValueError (or another exception) when the records do not make an action."""
+        play = spoilt = None
         for r in stream:
             if saved.closes(r):  # put away for good (R17), even past a spoilt record: played
                 return None      # again it would raise there on every boot
@@ -113,8 +108,29 @@ class Play:
                                            redraws=r["redraws"], referee=r["referee"]))
                     play.replaying = True
                 else:
-                    play.apply(r)
-                play.check(r)
+                    ev = r.get("ev")
+                    if ev == "draw":
+                        play.draw(r["timed"], r["card"])
+                    elif ev == "redraw":
+                        play.redraw(r["card"])
+                    elif ev == "accept":
+                        play.accept()
+                    elif ev == "stop":
+                        play.stop()
+                    elif ev == "referee":
+                        if r["decision"] == "continue":
+                            play.referee_continue()
+                        else:
+                            play.referee_fail()
+                    elif ev == "helper_leaves":
+                        play.helper_leaves()
+                    elif ev == "adjust":
+                        play.adjust(r["colour"], r["delta"])
+                    elif ev == "undo":
+                        play.undo_draw()
+                deck = list(play.action.deck.counts())  # the log and the play must agree
+                if r.get("deck", deck) != deck:
+                    raise ValueError("the log's deck %s is not the engine's %s" % (r["deck"], deck))
             except Exception as e:
                 spoilt = e
         if spoilt is not None:
@@ -135,46 +151,20 @@ class Play:
         play.fin_end = ctl.now + FINISH_MS
         return play
 
-    def apply(self, r):  # one record of the log played again
-        ev = r.get("ev")
-        if ev == "draw":
-            self.draw(r["timed"], r["card"])
-        elif ev == "redraw":
-            self.redraw(r["card"])
-        elif ev == "accept":
-            self.accept()
-        elif ev == "stop":
-            self.stop()
-        elif ev == "referee":
-            if r["decision"] == "continue":
-                self.referee_continue()
-            else:
-                self.referee_fail()
-        elif ev == "helper_leaves":
-            self.helper_leaves()
-        elif ev == "adjust":
-            self.adjust(r["colour"], r["delta"])
-        elif ev == "undo":
-            self.undo_draw()
-
-    def check(self, r):
-        """A record's deck against the engine's: the log and the play must agree."""
-        if "deck" in r and list(self.action.deck.counts()) != r["deck"]:
-            raise ValueError("the log's deck %s is not the engine's %s" % (
-                r["deck"], list(self.action.deck.counts())))
-
     def hint(self):
         """What no record says, for the journal: "d" the card put away, "f" the finishing
         or "s" the summary after the end, "w" the timed warning begun."""
         # looked up, not put together: asked every loop pass, which must allocate nothing
-        return HINTS[(self.card is None) * 6 + PHASES.index(self.ended) * 2 + (self.warn > 0)]
+        return HINTS[(self.card is None) * 6 + ENDED.index(self.ended) * 2 + (self.warn > 0)]
 
-    def log(self, record):
-        if not self.replaying:  # played again: the log has its records, nobody hears it
-            self.ctl.add(record)
+    def log(self, make, *fields):
+        """The record `make` (a records.py constructor) makes of the action now, logged
+        unless played again: the log has its records already."""
+        if not self.replaying:
+            self.ctl.add(make(self.ctl.now, self.action, *fields))
 
     def beep(self, name):
-        if not self.replaying:
+        if not self.replaying:  # played again: nobody hears it
             self.ctl.beep(name)
 
     def state(self):
@@ -189,17 +179,16 @@ class Play:
         state = self.action.state
         if self.card is not None:
             return "card"
-        if state == SUCCEEDED:
+        if state == "succeeded":
             return self.ended
-        if state == STOPPED:  # R16, R23: the finishing, then the summary
+        if state == "stopped":  # R16, R23: the finishing, then the summary
             return "summary" if self.ended == "summary" else "finishing"
         return state  # active, referee, failed: each a screen of that name
 
     def odds(self):
         """The odds on show (odds.Odds: R26 and the risks), worked out once for everything
         they depend on: the costly part of a view."""
-        if not self.odds_ready():
-            self.odds_key, self.odds_got = self._key(), action_odds(self.action)
+        self.work()
         return self.odds_got
 
     def odds_ready(self):
@@ -212,7 +201,7 @@ class Play:
         """The odds worked out now, if not yet. -> whether it did (controller.work)."""
         if self.odds_ready():
             return False
-        self.odds()
+        self.odds_key, self.odds_got = self._key(), action_odds(self.action)
         return True
 
     def _key(self):
@@ -238,25 +227,26 @@ class Play:
         left it applies at once (R15)."""
         action = self.action
         before = saved.to_dict(action)
-        rng = self.ctl.rng if card is None else saved.Known(action.deck, card)
-        colour = action.draw(rng)  # R22 raises on an empty deck: no change
+        # R22 raises on an empty deck: no change
+        action.draw(self.ctl.rng if card is None else saved.Known(action.deck, card))
         self.undo = before
         self.rearm()  # R21
-        self.card = colour
         self.applied = False
-        self.log(records.draw(self.ctl.now, action, colour, timed))
-        self.beep("black" if colour == BLACK else "card")
-        if action.redraws_left == 0 and not self.replaying:
-            self.accept()  # its own record follows in the log: played again from there
+        self.shown(records.draw, timed)
 
     def redraw(self, card=None):
         action = self.action
-        colour = action.redraw(self.ctl.rng if card is None
-                               else saved.Known(action.deck, card))  # R15
+        action.redraw(self.ctl.rng if card is None else saved.Known(action.deck, card))  # R15
+        self.shown(records.redraw)
+
+    def shown(self, make, *fields):
+        """The card just drawn on show, logged and heard; with no redraw left it applies at
+        once (R15): its own record follows in the log, played again from there."""
+        colour = self.action.pending
         self.card = colour
-        self.log(records.redraw(self.ctl.now, action, colour))
-        self.beep("black" if colour == BLACK else "card")
-        if action.redraws_left == 0 and not self.replaying:
+        self.log(make, colour, *fields)
+        self.beep("black" if colour == "black" else "card")
+        if self.action.redraws_left == 0 and not self.replaying:
             self.accept()
 
     def accept(self):
@@ -264,13 +254,11 @@ class Play:
         colour = action.pending
         state = action.accept()  # R10-R14
         self.applied = True
-        self.log(records.accept(self.ctl.now, action, colour, state))
-        if state == SUCCEEDED:
-            self.beep("success")
-            self.end(state)
-        elif state == FAILED:
-            self.beep("fail")
-            self.end(state)
+        self.log(records.accept, colour, state)
+        if state == "succeeded":
+            self.end(state, "success")
+        elif state == "failed":
+            self.end(state, "fail")
 
     def take_card(self):
         """The card screen's DRAW: a card not yet applied is accepted (R15); either way it
@@ -280,11 +268,9 @@ class Play:
         self.card = None
 
     def stop(self):
-        action = self.action
-        action.stop()  # R16
-        self.log(records.stop(self.ctl.now, action))
-        self.end(STOPPED)
-        self.beep("fail")
+        self.action.stop()  # R16
+        self.log(records.stop)
+        self.end("stopped", "fail")
         self.finish()  # R16: a stop, like a success, goes to the finishing (R23)
 
     def finish(self):
@@ -296,9 +282,10 @@ class Play:
         """R23: the minute is over: the summary."""
         self.ended = "summary"
 
-    def end(self, outcome):
-        """The action's one and final end record (R14, R16, R17)."""
-        self.log(records.end(self.ctl.now, self.action, outcome))
+    def end(self, outcome, sound):
+        """The action's one and final end record (R14, R16, R17), and its sound."""
+        self.log(records.end, outcome)
+        self.beep(sound)
 
     def timed(self, held):
         """R21: a draw by itself an interval after the last, a 5 s warning first, whatever
@@ -308,93 +295,84 @@ class Play:
         the warning changed, else False."""
         ctl = self.ctl
         action = self.action
-        if not ctl.settings["timed"] or action.state != ACTIVE:
-            if self.warn:  # the action ended on the card screen (a redraw applied at once)
-                self.warn = 0
-                return True
-            return False
-        if action.pending is None and action.deck.total() == 0:
-            self.rearm()  # R22: nothing to draw, no error: wait for the referee (R19)
-            return False
         now = ctl.now
-        if held:
-            shown = self.warn
-            self.warn = 0
-            self.due = max(self.due, now + WARN_MS)
-            return shown > 0
-        left = self.due - now
-        if left > WARN_MS:
-            return False
-        if not self.warn and left < WARN_MS:  # none shown yet (a late tick, a power cut,
-            self.due = now + WARN_MS          # the referee menu just closed): a full
-            left = WARN_MS                    # warning; one on show goes on, never anew
-        if left <= 0:
-            self.due_now()
-            return "drawn"
-        sec = (left + 999) // 1000
-        if sec != self.warn:
-            self.warn = sec
-            self.beep("warn")
-            return True
-        return False
-
-    def due_now(self):
-        """R21: the timed turn, the warning over. A card still pending (R15) is accepted, as
-        DRAW would: the lead did not decide in time; then the next card is drawn, one draw an
-        interval whatever was pending. None when that ended the action or needs the referee
-        (R14), or the deck is empty (R22)."""
-        if self.card is not None and not self.applied:
-            self.take_card()
-        self.card = None
-        if self.action.state != ACTIVE or self.action.deck.total() == 0:
-            self.rearm()
-            return
-        self.draw(True)
+        if ctl.settings["timed"] and action.state == "active":
+            if action.pending is None and action.deck.total() == 0:
+                self.rearm()  # R22: nothing to draw, no error: wait for the referee (R19)
+                return False
+            if held:
+                self.due = max(self.due, now + WARN_MS)
+            else:
+                left = self.due - now
+                if left > WARN_MS:
+                    return False
+                if not self.warn and left < WARN_MS:  # none shown yet (a late tick, a power
+                    self.due = now + WARN_MS          # cut, the referee menu just closed): a
+                    left = WARN_MS                    # full warning; one on show goes on
+                if left <= 0:
+                    # the timed turn, the warning over. A card still pending (R15) is
+                    # accepted, as DRAW would: the lead did not decide in time; then the next
+                    # card is drawn, one draw an interval whatever was pending; none when that
+                    # ended the action or needs the referee (R14), or the deck is empty (R22)
+                    if self.card is not None:
+                        self.take_card()
+                    if action.state != "active" or action.deck.total() == 0:
+                        self.rearm()
+                    else:
+                        self.draw(True)
+                    return "drawn"
+                sec = (left + 999) // 1000
+                if sec != self.warn:
+                    self.warn = sec
+                    self.beep("warn")
+                    return True
+                return False
+        # no draw to come (the action ended on the card screen: a redraw applied at once), or
+        # held: the warning on show, if any, goes
+        shown = self.warn
+        self.warn = 0
+        return shown > 0
 
     # -- the referee's (R14, R18, R19; the screens behind the lock call these) ---------------
     def referee_continue(self):
-        action = self.action
-        action.referee_continue()  # R14: the black leaves the deck
-        self.card = None           # ... and the screen, if it was still on show (no redraws)
-        self.log(records.referee(self.ctl.now, action, "continue"))
+        self.action.referee_continue()  # R14: the black leaves the deck
+        self.card = None                # ... and the screen, if it was still on show
+        self.log(records.referee, "continue")
         self.rearm()
 
     def referee_fail(self):
         self.action.referee_end()  # R14
         self.card = None
-        self.log(records.referee(self.ctl.now, self.action, "end"))
-        self.end(FAILED)
-        self.beep("fail")
+        self.log(records.referee, "end")
+        self.end("failed", "fail")
 
     def helper_leaves(self):
         """R18 -> the helpers still helping."""
-        action = self.action
-        helping = action.helper_leaves()
-        self.log(records.helper_leaves(self.ctl.now, action))
+        helping = self.action.helper_leaves()
+        self.log(records.helper_leaves)
         return helping
 
     def adjust(self, colour, delta):
-        action = self.action
-        action.adjust(colour, delta)  # R19, R8 settles; RuleError if not possible
-        self.log(records.adjust(self.ctl.now, action, colour, delta))
+        self.action.adjust(colour, delta)  # R19, R8 settles; RuleError if not possible
+        self.log(records.adjust, colour, delta)
 
     def can_undo(self):
         # Only while the action runs: once it has ended (success, stop, a black with no
         # referee, R14, R16, R17) its end record is final, so one action never ends twice.
-        return self.undo is not None and self.action.state in (ACTIVE, REFEREE)
+        return self.undo is not None and self.action.state in ("active", "referee")
 
     def undo_draw(self):
         if not self.can_undo():  # the menu does not offer it then; refused all the same
             if self.undo is None:
                 raise RuleError("cannot undo: there is no draw to undo")
             raise RuleError("cannot undo: the action has ended, and its end is final")
-        self.action = action = saved.from_dict(self.undo)
+        self.action = saved.from_dict(self.undo)
         self.undo = None
         self.card = None
         self.applied = False
         self.ended = "success"
-        self.log(records.undo(self.ctl.now, action))
+        self.log(records.undo)
         self.rearm()
 
     def end_by_referee(self):
-        self.log(records.end(self.ctl.now, self.action, "ended by referee"))
+        self.log(records.end, "ended by referee")  # no sound: the referee's own act

@@ -60,9 +60,7 @@ class Rng:
         """At each action's start. Unseeded: a new key from the old one and 32 bytes of fresh
         entropy (the rest of the block is dropped). Seeded: nothing, the sequence goes on."""
         if not self.seeded:
-            h = sha256(self._msg)
-            h.update(self.entropy(32))
-            self._key(h.digest())
+            self._key(sha256(self._msg + self.entropy(32)).digest())
 
     def ready(self):
         """The next block hashed now if the last is used up (the app's idle passes), so that
