@@ -25,7 +25,7 @@ from carddraw.protocol import Console, MAX_LINE, MAX_QUEUE
 from carddraw.controller import Controller
 from carddraw.settings import check
 from carddraw.logfile import segment
-from carddraw.logline import older
+from carddraw.logfile import OLDER_LOG
 from carddraw.store import KEPT, Store
 from fakeflash import FakeFlash
 from test_controller_fuzz import figure
@@ -38,7 +38,7 @@ import hardening_board  # noqa: E402
 SIM = os.path.join(ROOT, "tools", "sim")
 VMLIB = os.path.join(ROOT, "host_tests", "vmlib")
 SETTINGS, ACTION, LOG, LOG1 = (config.SETTINGS_FILE, config.ACTION_FILE, config.LOG_FILE,
-                               older(config.LOG_FILE))
+                               OLDER_LOG)
 SEG1 = segment(1)
 CASES = {}  # kind -> cases tried, for the figures
 
@@ -784,9 +784,9 @@ run(app, 200)
 out["two"] = [(app.controller.settings["ranks"] - r0) % 9, (app.controller.settings["helpers"] - h0) % 10]
 # all four at once and held long: four long events, once each, no short ones after
 got = []
-press, long_ = app.controller.press, app.controller.long
-app.controller.press = lambda b, t: (got.append(("short", b)), press(b, t))
-app.controller.long = lambda b, t: (got.append(("long", b)), long_(b, t))
+press = app.controller.press  # the one event path: long ones come through it too
+app.controller.press = lambda b, t, long=False: (got.append(("long" if long else "short", b)),
+                                                 press(b, t, long))
 for b in config.BUTTONS:
     SIM.press(b)
 run(app, 3000)
@@ -794,7 +794,7 @@ for b in config.BUTTONS:
     SIM.release(b)
 run(app, 300)
 out["four"] = got
-app.controller.press, app.controller.long = press, long_
+app.controller.press = press
 #--- step
 # held through boot: a new App with DRAW (then STOP) down from power-on; nothing until a new press
 import os

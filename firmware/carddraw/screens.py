@@ -7,11 +7,11 @@
 # the message, and the set-up side (set-up itself, the difficulty picker, the options, and
 # the Plan: the action set-up would start). The action's screens are in playscreens.py, the
 # referee's in referee.py. docs/screens.md says what each one does.
-from carddraw import config, lockcode, settings as known
-from carddraw.config import ROWS, SKILLS
-from carddraw.deck import COLOURS, build_deck
-from carddraw.odds import planned_odds
-from carddraw.texts import deck_line, odds_words, skill_name, wrap
+from . import config, lockcode, settings as known
+from .config import ROWS, SKILLS
+from .deck import COLOURS, build_deck
+from .odds import planned_odds
+from .texts import deck_line, odds_words, skill_name, wrap
 
 MSG_MS = 10000  # a message goes back by itself after this long (R21: nothing stalls)
 
@@ -28,7 +28,7 @@ class Screen:
         self.back = back  # where leaving returns (a message, the referee's screens)
 
     # lines() -> (up to 8 lines, the first the title; the LED colour or None): every screen's
-    def nothing(self, *args):
+    def nothing(self, arg=None):  # not *args: a tuple made at each call, every pass's tick
         """What a screen does unless it says otherwise: press(button), long(button) and
         tick(now) do nothing; covered() (the referee lock opened over it, which returns to
         it later) nothing; seconds() (the countdown on show, in whole seconds: a new view
