@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, settings as hsettings
 from carddraw import config
 from carddraw.journal import DIR as J
 from carddraw.logfile import segment
-from carddraw.logline import older
+from carddraw.logfile import OLDER_LOG
 from carddraw.settings import check
 from carddraw.store import Store
 from conftest import ROOT
@@ -26,7 +26,7 @@ from common import logchain  # noqa: E402
 SETTINGS = config.SETTINGS_FILE
 ACTION = config.ACTION_FILE
 LOG = config.LOG_FILE
-LOG1 = older(LOG)  # older firmware's log files: migrated into segments at the first read or write
+LOG1 = OLDER_LOG  # older firmware's log files: migrated into segments at the first read or write
 SEG1 = segment(1)
 LIMIT = 6000  # the day below fills two segments of 1,500 bytes and starts a third
 CODE = "4$" + "0123" * 4 + "$" + "ab" * 32  # a referee code as settings keep it

@@ -18,7 +18,7 @@ from carddraw import config
 from carddraw.app import App
 from carddraw.controller import Controller
 from carddraw.logfile import segment
-from carddraw.logline import older
+from carddraw.logfile import OLDER_LOG
 from carddraw.store import KEPT, Store
 from fakeflash import FakeFlash
 
@@ -421,7 +421,7 @@ def test_the_open_action_is_found_reading_the_logs_tail_only():
 def test_migration_survives_a_power_cut_at_every_step():
     old1 = b"".join(json.dumps({"ev": "draw", "n": i}).encode() + b"\n" for i in range(20))
     old = b"".join(json.dumps({"ev": "draw", "n": i}).encode() + b"\n" for i in range(20, 30))
-    fs = FakeFlash({older(config.LOG_FILE): old1, config.LOG_FILE: old})
+    fs = FakeFlash({OLDER_LOG: old1, config.LOG_FILE: old})
     fs.chip.record()
     s = Store(fs=fs)
     assert s.log({"ev": "boot"}) and s.flush()  # the first boot of the new firmware

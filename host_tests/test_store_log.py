@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 
 from carddraw import config, logread
 from carddraw.logfile import segment
-from carddraw.logline import LINE_MAX, seal
+from carddraw.logread import LINE_MAX, seal
 from carddraw.store import KEPT, Store
 from fakeflash import FakeFlash
 from storekit import (ACTION, BAD_LINES, GOOD, LOG, LOG1, LOG_GOOD, RANDOM, SEG1, SETTINGS,
@@ -118,7 +118,7 @@ def test_the_export_reads_a_segment_as_the_log_reads_it(kinds, torn, n):
     bad = logread.each(fs, "seg", want.append, raw=True)
     got, at, damaged = [], 0, 0
     for _ in range(100):
-        texts, at, d = s.read_lines("seg", at, n)
+        texts, at, d = logread.read_lines(fs, "seg", at, n)
         assert len(texts) <= n
         got += texts
         damaged += d
@@ -152,13 +152,13 @@ def test_log_files_and_read_lines_give_the_export_every_line_as_on_flash():
     for i in range(40):
         assert s.log({"ev": "draw", "n": i, "pad": "p" * 30})
     assert s.flush()
-    names = s.log_files()
+    names = s.logfile.files()
     assert names == segments(fs) and len(names) >= 3
     lines = []
     for name in names:
         at = 0
         while at is not None:
-            texts, at, bad = s.read_lines(name, at, 3)
+            texts, at, bad = logread.read_lines(fs, name, at, 3)
             assert len(texts) <= 3 and bad == 0
             lines += texts
     assert lines == s.read_log(raw=True)[0]

@@ -139,8 +139,8 @@ for r in records:
 records = None
 RESULT = {"count": count, "most": most, "first": first["ev"], "last": last, "hint": hint}
 """
-STORE_MODULES = ("config", "settings", "flashfs", "logline", "logread", "journal", "logfile",
-                 "logroom", "settingsfile", "store", "records")
+STORE_MODULES = ("config", "settings", "flashfs", "logread", "journal", "logfile", "logroom",
+                 "store", "records")
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""settingsfile.py and the store's settings: settings.json read capped and checked
+"""flashfs.SettingsFile and the store's settings: settings.json read capped and checked
 (settings.check, the controller's own), the journal's changes over it, damage reported once
 and repaired; written whole in one step as settings.json.tmp renamed over the old file, so a
 power cut or a kill at any point leaves the old settings or the new on littlefs (the board),
@@ -256,11 +256,11 @@ class Stopping(OsFs):
 
     def rename(self, a, b):
         self._tick()
-        OsFs.rename(self, a, b)
+        OsFs.rename(a, b)  # os's own: not bound
 
     def remove(self, path):
         self._tick()
-        OsFs.remove(self, path)
+        OsFs.remove(path)
 
 
 class _Stopping:

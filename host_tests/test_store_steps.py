@@ -140,10 +140,10 @@ def test_an_idle_pass_seals_a_few_records_and_a_backlog_goes_over_several():
 
 
 def test_block_room_is_littlefs_own_arithmetic():
-    """flashfs.block_room(size): the bytes an append to a closed file of `size` bytes takes
+    """logfile.block_room(size): the bytes an append to a closed file of `size` bytes takes
     in one fresh block. littlefs itself says so: an append of that many costs one erase
     before its close, one byte more costs two."""
-    from carddraw.flashfs import block_room
+    from carddraw.logfile import block_room
     rng = random.Random(3)
     sizes = [1, 100, 4000, 4088, 4095, 4096, 4097, 8176, 8180, 8192, 12264, 16000, 16384]
     sizes += [rng.randrange(1, 20000) for _ in range(30)]
@@ -209,11 +209,11 @@ def test_the_next_slot_is_opened_in_an_idle_step_and_a_commit_only_writes_it():
     for _ in range(40):
         s.housekeep()
     assert s.journal.opened is not None
-    slot = s.journal._path(s.journal.opened["number"], s.journal.opened["slot"])
+    slot = s.journal.opened["path"]
     assert fs.read_file(slot) == b""                  # opened ahead: still the empty slot
     del opened[:]
     assert s.commit([{"ev": "draw", "n": 1}], None, "d")
     assert opened == [] and s.journal.opened is None  # the commit only wrote and closed it
     assert fs.read_file(slot).startswith(b"{\"j\":")
     s.housekeep()
-    assert s.journal.opened is not None and s.journal.opened["slot"] == 1
+    assert s.journal.opened is not None and s.journal.opened["path"].endswith("/1")

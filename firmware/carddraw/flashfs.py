@@ -1,78 +1,39 @@
 # The flash's files as the store keeps them: the filesystem's calls (OsFs: the os module's
 # on the board, in the web app's VM and in the simulator; tests put littlefs-python behind
-# the same interface), and the small files written whole (settings.json, log.exported) and
-# read back capped. Pure file I/O: no machine, no time.
+# the same interface), the small files written whole (settings.json, log.exported) and read
+# back capped, and settings.json itself (SettingsFile). Pure file I/O: no machine, no time.
 import json
 import os
 
+from carddraw import config, settings as known
+from carddraw.logread import dumps
+
 MISSING = "missing"
-BLOCK = 4096       # littlefs's block on the Pico: the flash's erase sector
-_SEP = (",", ":")
-
-
-def block_room(size):
-    """Bytes a littlefs file of `size` bytes takes before its next write needs a second new
-    block. littlefs keeps a file as a skip list of blocks (its CTZ list: block i starts with
-    ctz(i) + 1 pointers of 4 bytes); a write to a closed file copies its last block into a
-    fresh one (an erase), and a write that runs past that block's end erases another. This
-    is littlefs's own arithmetic (lfs_ctz_index), checked against littlefs in the tests."""
-    if size == 0:
-        return BLOCK
-    b = BLOCK - 8
-    i = size // b
-    off = size
-    if i:
-        i = (size - 4 * (_ones(i - 1) + 2)) // b
-        off = size - b * i - 4 * _ones(i)
-    if off < BLOCK:
-        return BLOCK - off
-    n = i + 1
-    return BLOCK - 4 * (_ones((n & -n) - 1) + 1)  # a fresh block: its pointers first
-
-
-def _ones(n):
-    count = 0
-    while n:
-        n &= n - 1
-        count += 1
-    return count
+SETTINGS_MAX = 4096  # bytes read at most from the settings file
 
 
 class OsFs:
-    """The real filesystem: MicroPython's os on the board and in the VM, CPython's on a PC."""
-
-    def open(self, path, mode):
-        return open(path, mode)
-
-    def rename(self, a, b):
-        # littlefs and POSIX replace b atomically; CPython on Windows needs os.replace
-        getattr(os, "replace", os.rename)(a, b)
-
-    def remove(self, path):
-        os.remove(path)
-
-    def stat(self, path):
-        return os.stat(path)
+    """The real filesystem: MicroPython's os on the board and in the VM, CPython's on a PC.
+    The os module's functions are the methods themselves (a built-in function is not bound
+    to the instance)."""
+    open = open
+    # littlefs and POSIX replace the target atomically; CPython on Windows needs os.replace
+    rename = getattr(os, "replace", os.rename)
+    remove = os.remove
+    stat = os.stat
+    mkdir = os.mkdir
+    rmdir = os.rmdir
 
     def listdir(self, path):
         return os.listdir(path.rstrip("/") or ("/" if path == "/" else "."))
 
-    def mkdir(self, path):
-        os.mkdir(path)
 
-    def rmdir(self, path):
-        os.rmdir(path)
-
-
-def folder(fs, path, top):
-    """The folder at `path` (no "/" at its end) made if `top`, the listing of the folder it
-    is in, lacks it; a file of its name, not ours, removed first."""
-    name = path[path.rfind("/") + 1:]
-    if name in top:
-        if fs.stat(path)[0] & 0x4000:
-            return
-        fs.remove(path)
-    fs.mkdir(path)
+def digits(text):
+    """The number a name's part of ASCII digits writes, or None for anything else."""
+    for c in text:
+        if not "0" <= c <= "9":
+            return None
+    return int(text) if text else None
 
 
 def remove_all(fs, path):
@@ -85,18 +46,6 @@ def remove_all(fs, path):
     for name in fs.listdir(path):
         remove_all(fs, path + "/" + name)
     fs.rmdir(path)
-
-
-def settle(fs, path):
-    """Before a boot lists any folder: littlefs 2.11 finishes a rename between folders that a
-    power cut left half done at its first change after power-on, and until then a listing
-    misses the name after the moved one (a boot would take a journal folder for gone).
-    Removing `path`, a name that is not there, is such a change, and writes nothing when
-    nothing was left half done."""
-    try:
-        fs.remove(path)
-    except OSError:
-        pass
 
 
 def size(fs, path):
@@ -142,7 +91,7 @@ def write_json(fs, path, obj, made=False):
             make(fs, tmp)
         f = fs.open(tmp, "wb")
         try:
-            f.write(json.dumps(obj, separators=_SEP).encode())
+            f.write(dumps(obj).encode())
         finally:
             f.close()
         fs.rename(tmp, path)
@@ -158,15 +107,81 @@ def make(fs, path):
     fs.open(path, "wb").close()
 
 
-def flag(fs, path, on):
-    """A one-shot flag file (main.py's maintenance boot): written or removed. -> done."""
-    try:
-        if on:
-            f = fs.open(path, "w")
-            f.write(path[path.rfind("/") + 1:])
-            f.close()
-        else:
-            fs.remove(path)
-    except OSError:
-        return False
-    return True
+# -- settings.json ---------------------------------------------------------------------------------
+# Read capped, checked (settings.check, the controller's own check), written whole in one
+# step (write_json), so that a power cut or a kill leaves the old file or the new on every
+# filesystem. The settings as flash holds them are the file's, then the changes the journal's
+# entries made after it (each entry says which settings its pass changed): the file holds "j",
+# the number of the newest entry whose changes it holds. Idle passes bring the file up to the
+# journal (checkpoint, Store.housekeep), after which the journal's folders holding those
+# changes may go.
+class SettingsFile:
+    def __init__(self, fs, root):
+        self.fs = fs
+        self.path = root + config.SETTINGS_FILE
+        self.settings = None  # as flash holds them (the file, then the journal's changes)
+        self.j = 0            # the newest journal entry whose changes the file holds
+        self.why = None       # why the file was unreadable (MISSING: none yet) ...
+        self.bad = []         # ... or its bad fields: until load_settings reports them once
+        self.spare = False    # settings.json.tmp made empty in an idle step, for checkpoint
+
+    def read(self):
+        """settings.json read and checked -> (settings, the entry number it is as of, why it
+        is unreadable or None, its bad fields)."""
+        data, why = read_json(self.fs, self.path, SETTINGS_MAX)
+        if why is None and not isinstance(data, dict):
+            why = "not an object"
+        if why is not None:
+            return config.defaults(), 0, why, []
+        s, bad = known.check(data)  # the controller uses the same check
+        return s, data.get("j") if type(data.get("j")) is int else 0, None, bad
+
+    def load(self, changes):
+        """The file read (the boot, once), then the journal's changes ([entry number,
+        settings changed], in entry order) over it where newer than it; the whole dict
+        checked again (a change may be damaged as a file may)."""
+        self.settings, self.j, self.why, self.bad = self.read()
+        for number, changed in changes:
+            if number > self.j and isinstance(changed, dict):
+                self.settings.update(changed)
+        self.settings = known.check(self.settings)[0]
+
+    def changes(self, settings):
+        """The settings of a pass (a whole dict, or None) that differ from flash's, or None."""
+        if settings is None:
+            return None
+        changed = {}
+        for name in settings:
+            if self.settings.get(name) != settings[name]:
+                changed[name] = settings[name]
+        return changed
+
+    def checkpoint(self, entries):
+        """A step of bringing the file up to the journal's newest settings (entries: the
+        journal's), if it is behind: settings.json.tmp made empty, then, in the next step,
+        the file written whole (write_json: the .tmp written and renamed over it).
+        -> whether it was behind (OSError if the flash refused). A cut after the first step
+        leaves an empty .tmp beside the old file: the boot removes it (Store._open)."""
+        newest = 0
+        for e in entries:
+            if e.settings and e.number > self.j:
+                newest = e.number
+        if not newest:
+            return False
+        if not self.spare:
+            make(self.fs, self.path + ".tmp")  # its own step: see make()
+            self.spare = True
+        elif not self.write(newest):
+            raise OSError(5)
+        return True
+
+    def write(self, j):
+        """The settings written whole as of journal entry j, in one step: the old file or
+        the new at any power cut. -> True once on flash."""
+        s = dict(self.settings)
+        s["j"] = j
+        made, self.spare = self.spare, False
+        if not write_json(self.fs, self.path, s, made):
+            return False
+        self.j = j
+        return True

@@ -27,38 +27,31 @@
 # record's fields are exactly its kind's; any other goes as an object, so a field added
 # anywhere never makes an entry unreadable). Packed, a draw whose pass also accepts the card
 # and ends the action is one page (two as objects). Read back, every record is a dict.
-import sys
-from json import dumps, loads
+from json import loads
 
 from carddraw.config import LOG_QUEUE
-from carddraw.flashfs import remove_all
-from carddraw.logline import LINE_MAX, read_line
+from carddraw.flashfs import digits, remove_all
+from carddraw.logread import LINE_MAX, dumps, too_long
 from carddraw.records import pack, unpack
 
 SLOTS = 3
-PREFIX = "j"
 DIR = "journal/"
 # Folders at most, the ready one apart: while the log is full of records not exported, the
 # journal holds them, up to this (then a pass's commit is refused: "log full: export").
 FOLDERS_MOST = 8
 KEPT_MOST = LOG_QUEUE  # records the entries keep in RAM for the move, at most (else read again)
-_SEP = (",", ":")
-# MicroPython's files take a str as it is (its bytes, no copy); CPython's binary files (the
-# tests' littlefs) want bytes.
-_BYTES = sys.implementation.name != "micropython"
+PIECE = 128            # bytes an entry's line is read at a time (read_line)
+
 
 def folder_number(name):
-    """The number of a journal folder from its name (None for anything else)."""
-    digits = name[len(PREFIX):]
-    if name.startswith(PREFIX) and len(digits) == 6 and all("0" <= c <= "9" for c in digits):
-        return int(digits)
-    return None
+    """The number of a journal folder from its name jNNNNNN (None for anything else)."""
+    return digits(name[1:]) if len(name) == 7 and name[0] == "j" else None
 
 
 class Entry:
     """A journal entry as RAM knows it: where it is and what it holds."""
 
-    def __init__(self, number, folder, slot, first, count, settings, records=None):
+    def __init__(self, number, folder, slot, first, count, settings, records):
         self.number = number      # the entry's number ("j"): one more for each entry written
         self.folder = folder      # the folder it is in, and its slot there
         self.slot = slot
@@ -71,117 +64,89 @@ class Entry:
         return self.first + self.count - 1
 
 
-class Folder:
-    def __init__(self, number, used):
-        self.number, self.used = number, used  # used: slots written (each once, in order)
-
-
 class Journal:
     def __init__(self, fs, root):
         self.fs = fs
         self.root = root + DIR
-        self.folders = []   # Folder, oldest first, the last the current: FOLDERS_MOST at most
+        self.folders = []   # folder numbers, oldest first, the last the current: FOLDERS_MOST
+        self.used = 0       # slots written in the current folder (each once, in order)
         self.ready = None   # the number of a folder made, all its slots free
-        self.making = None  # {"number", "step", "parent"}: the next folder, made in idle steps
-        self.dropping = None  # the name of a used-up folder (.tmp) being removed
+        self.making = -1    # the next step of making the next folder (prepare)
+        self.dropping = None  # the path of a used-up folder (.tmp) being removed
         self.next = 1       # the next entry's number
         self.entries = []   # Entry, oldest first: SLOTS a folder of self.folders at most
         self.kept = 0       # records the entries keep in RAM (KEPT_MOST at most)
-        self.opened = None  # {"number", "slot", "file"}: the next entry's slot, opened ahead
+        self.opened = None  # {"path", "file"}: the next entry's slot, opened ahead
 
     # -- boot: what the journal holds -------------------------------------------------------------
-    def read(self, change, done):
-        """The folders and entries learnt (a .tmp folder, half made or removed, goes), the
-        records after seq `done` kept (KEPT_MOST); each entry's settings to change(number,
-        changes), in order. -> (damaged lines, the newest entry's hint)."""
-        self.folders, self.entries, self.kept = [], [], 0  # afresh: a boot's second try
-        numbers = []
-        for name in self.fs.listdir(self.root):
+    def read(self, done):
+        """The folders and entries learnt (a .tmp folder, half made or removed, goes), each
+        entry's records checked, and kept in RAM (KEPT_MOST) if the log lacks them (after seq
+        `done`). -> (damaged lines, the newest entry's hint, [entry number, settings changed]
+        for each entry that changed some, in order)."""
+        fs = self.fs
+        self.folders, self.entries, self.kept, self.used = [], [], 0, 0  # afresh: a 2nd try
+        for name in fs.listdir(self.root):
             if name.endswith(".tmp") and folder_number(name[:-4]) is not None:
-                remove_all(self.fs, self.root + name)
+                remove_all(fs, self.root + name)
             elif folder_number(name) is not None:
-                numbers.append(folder_number(name))
-        numbers.sort()
+                self.folders.append(folder_number(name))
+        self.folders.sort()
         bad = 0
-        changes = []  # [entry number, settings changed]: one per entry, applied in order
-        newest, hint = -1, ""  # the newest entry's number and hint
-        for n in numbers:
-            path = self.root + PREFIX + "%06d/" % n
+        before = 0  # the slots used in the folder before the last
+        newest = {"j": -1}  # the newest entry's header
+        for n in self.folders:
+            path = self._folder(n) + "/"
             slots = 0
-            for name in self.fs.listdir(path):
+            for name in fs.listdir(path):
                 if name.isdigit():
                     slots += 1
                 else:  # the next folder, half made inside this one (or a stray file)
-                    remove_all(self.fs, path + name)
-            used = 0
+                    remove_all(fs, path + name)
+            before, self.used = self.used, 0
             for slot in range(max(SLOTS, slots)):  # an older firmware's folders have 4
-                head, damaged = self._check(n, slot, done)
-                bad += damaged
-                if head is None and not damaged:
-                    break  # slots are written in order: the rest are free
-                used = slot + 1
-                if head is not None:
-                    s = head.get("s")
+                try:
+                    f = fs.open(path + str(slot), "rb")  # none: counted as used and damaged
+                    try:
+                        head = _head(f)
+                        if head is None:
+                            break  # slots are written in order: the rest are free
+                        keep = head["q"] + head["n"] - 1 > done \
+                            and self.kept + head["n"] <= KEPT_MOST
+                        kept = [] if keep else None
+                        for r in _records(f, head):
+                            if keep:
+                                kept.append(r)
+                    finally:
+                        f.close()
+                    if keep:
+                        self.kept += len(kept)
                     self.entries.append(Entry(head["j"], n, slot, head["q"], head["n"],
-                                              s is not None, head.get("kept")))
-                    if s is not None:
-                        changes.append([head["j"], s])
-                    if head["j"] >= newest:
-                        newest, hint = head["j"], head.get("p", "")
-            self.folders.append(Folder(n, used))
+                                              head.get("s"), kept))
+                    if head["j"] >= newest["j"]:
+                        newest = head
+                except Exception:  # ValueError, UnicodeError, OSError: the entry is damaged
+                    bad += 1
+                self.used = slot + 1
+        if len(self.folders) > 1 and self.used == 0:
+            self.ready = self.folders.pop()
+            self.used = before
         self.entries.sort(key=lambda e: e.number)
-        changes.sort(key=lambda c: c[0])
-        for number, s in changes:
-            change(number, s)
+        changes = []
+        for e in self.entries:
+            if e.settings is not None:
+                changes.append([e.number, e.settings])
+                e.settings = True  # the dict goes to the settings: RAM keeps only this
         if self.entries:
             self.next = self.entries[-1].number + 1
-        if len(self.folders) > 1 and self.folders[-1].used == 0:
-            self.ready = self.folders.pop().number
-        return bad, hint if isinstance(hint, str) else ""
-
-    def _check(self, n, slot, done):
-        """-> (a slot's entry's header or None, 1 if damaged else 0): its records checked,
-        and kept (as "kept") if the log lacks them and RAM may keep them."""
-        try:
-            f = self.fs.open(self._path(n, slot), "rb")
-        except OSError:
-            return None, 1  # a folder without its slot: counted as used and damaged
-        try:
-            head = _head(f)
-            if head is not None:
-                keep = head["q"] + head["n"] - 1 > done and self.kept + head["n"] <= KEPT_MOST
-                kept = head["kept"] = [] if keep else None
-                for r in _records(f, head):
-                    if keep:
-                        kept.append(r)
-                self.kept += len(kept) if keep else 0
-        except Exception:  # ValueError, UnicodeError, OSError: the entry is damaged
-            return None, 1
-        finally:
-            f.close()
-        return head, 0
-
-    def records_of(self, entry):
-        """An entry's records one at a time: from RAM if kept, else from its slot again."""
-        if entry.records is not None:
-            for r in entry.records:
-                yield r
-            return
-        f = self.fs.open(self._path(entry.folder, entry.slot), "rb")
-        try:
-            head = _head(f)
-            if head is None or head["j"] != entry.number or head["n"] != entry.count:
-                raise ValueError("not the entry read at boot")
-            for r in _records(f, head):
-                yield r
-        finally:
-            f.close()
+        hint = newest.get("p", "")
+        return bad, hint if isinstance(hint, str) else "", changes
 
     def records_after(self, done):
         """(seq, record) for each record held after seq `done`, in order: a generator (close()
-        it if stopping early: it may hold a slot open). An entry lost to damage leaves its
-        seqs to {"ev": "lost"} records (the chain holds, and says so), or a gap if over
-        LOG_QUEUE of them."""
+        it if stopping early: it may hold a slot open). An entry's records come from RAM if
+        kept, else from its slot again. An entry lost to damage leaves its seqs to {"ev":
+        "lost"} records (the chain holds, and says so), or a gap if over LOG_QUEUE of them."""
         expect = done + 1
         for e in self.entries:
             if e.last() < expect:
@@ -193,16 +158,24 @@ class Journal:
                         expect += 1
                 expect = e.first
             seq = e.first
-            inner = self.records_of(e)
+            records = e.records
+            f = None
             try:
-                for r in inner:
+                if records is None:
+                    f = self.fs.open(self._path(e.folder, e.slot), "rb")
+                    head = _head(f)
+                    if head is None or head["j"] != e.number or head["n"] != e.count:
+                        raise ValueError  # not the entry read at boot
+                    records = _records(f, head)
+                for r in records:
                     if seq >= expect:
                         yield seq, r
                     seq += 1
             except (ValueError, OSError):  # spoilt since the boot read it: the rest is lost
                 pass
             finally:
-                inner.close()
+                if f is not None:
+                    f.close()
             while seq <= e.last():
                 if seq >= expect:
                     yield seq, {"ev": "lost"}
@@ -230,101 +203,99 @@ class Journal:
         head = {"j": self.next, "q": seq, "n": len(records), "p": hint}
         if settings:
             head["s"] = settings
-        head["r"] = [pack(r) for r in records]  # one line, one dumps
-        text = dumps(head, separators=_SEP)
+        head["r"] = list(map(pack, records))  # one line, one dumps
+        text = dumps(head)
         if len(text) < LINE_MAX:
             text += "\n"
         else:  # too long for a line: the header, then a line a record
             packed = head.pop("r")
-            text = dumps(head, separators=_SEP) + "\n"
+            text = dumps(head) + "\n"
             for r in packed:
-                line = dumps(r, separators=_SEP)
-                if len(line) >= LINE_MAX:  # what the log makes of it anyway (logline.seal)
-                    ev = r[0] if type(r) is list else r.get("ev")
-                    line = dumps({"ev": "too long", "was": str(ev)[:40]}, separators=_SEP)
+                line = dumps(r)
+                if len(line) >= LINE_MAX:  # what the log makes of it anyway (logread.seal)
+                    line = dumps(too_long(r[0] if type(r) is list else r.get("ev")))
                 text += line + "\n"
-        folders = self.folders
-        if not folders or folders[-1].used >= SLOTS:
-            if self.ready is None:
-                raise OSError(28)  # no slot left: the store catches up first (Store.commit)
-            folders.append(Folder(self.ready, 0))
+        where = self._next()
+        if where is None:
+            raise OSError(28)  # no slot left: the store catches up first (Store.commit)
+        n, slot = where
+        if n == self.ready:
+            self.folders.append(n)
             self.ready = None
-        here = folders[-1]
-        f = self._take(here.number, here.used)
+        # text mode: MicroPython writes the str as it is (no copy), CPython's files encode it
+        f = self._take(self._path(n, slot))
         try:
-            f.write(text.encode() if _BYTES else text)
+            f.write(text)
         finally:
             f.close()
         keep = self.kept + len(records) <= KEPT_MOST
-        self.entries.append(Entry(self.next, here.number, here.used, seq, len(records),
-                                  bool(settings), list(records) if keep else None))
-        self.kept += len(records) if keep else 0
-        here.used += 1
+        self.entries.append(Entry(self.next, n, slot, seq, len(records), bool(settings),
+                                  list(records) if keep else None))
+        if keep:
+            self.kept += len(records)
+        self.used = slot + 1
         self.next += 1
 
     # -- idle passes: open the next slot, make the next folder, drop the used ones ----------------
+    def _next(self):
+        """The next entry's (folder, slot), or None: no slot free here, none made ready."""
+        if self.folders and self.used < SLOTS:
+            return self.folders[-1], self.used
+        return None if self.ready is None else (self.ready, 0)
+
+    def out_of_slots(self):
+        """Whether the next entry has no slot to go to: none free here, none made ready."""
+        return self._next() is None
+
     def open_next(self):
         """The next entry's slot opened ahead (its path looked up in littlefs, folder by
         folder: about a third of a draw's commit), so that a press's pass only writes and
-        closes it. Opening writes nothing: the slot exists, empty, and "wb" empties it again
+        closes it. Opening writes nothing: the slot exists, empty, and "w" empties it again
         only in the close's commit; a power cut leaves it as it was. -> True if opened."""
-        if self.opened is not None:
+        where = self._next()
+        if self.opened is not None or where is None:
             return False
-        if self.folders and self.folders[-1].used < SLOTS:
-            n, slot = self.folders[-1].number, self.folders[-1].used
-        elif self.ready is not None:
-            n, slot = self.ready, 0
-        else:
-            return False
-        self.opened = {"number": n, "slot": slot, "file": self.fs.open(self._path(n, slot), "wb")}
+        path = self._path(where[0], where[1])
+        self.opened = {"path": path, "file": self.fs.open(path, "w")}
         return True
 
-    def _take(self, n, slot):
-        """The file of slot `slot` of folder n, for the entry written now: the one opened
-        ahead, or opened now."""
+    def _take(self, path):
+        """The slot file at `path`, for the entry written now: the one opened ahead, or
+        opened now."""
         opened, self.opened = self.opened, None
         if opened is not None:
-            if opened["number"] == n and opened["slot"] == slot:
+            if opened["path"] == path:
                 return opened["file"]
             opened["file"].close()  # not this slot (a catch-up moved on): let go
-        return self.fs.open(self._path(n, slot), "wb")
-
+        return self.fs.open(path, "w")
 
     def prepare(self):
-        """A step of making the next folder (a folder, each slot, the rename out). -> True if
-        one was taken."""
+        """A step of making the next folder (a folder, each slot, the rename out), inside the
+        newest folder, whose block has room for its commits (above). -> True if one was
+        taken."""
         if self.ready is not None or len(self.folders) >= FOLDERS_MOST:
             return False
-        making = self.making
-        if making is None:
-            # made inside the newest folder, whose block has room for its commits (above)
-            newest = self.folders[-1].number if self.folders else 0
-            parent = self.root + (PREFIX + "%06d/" % newest if self.folders else "")
-            making = self.making = {"number": newest + 1, "step": -1, "parent": parent}
-        tmp = making["parent"] + PREFIX + "%06d.tmp" % making["number"]
-        step = making["step"]
+        newest = self.folders[-1] if self.folders else 0
+        tmp = (self._folder(newest) + "/" if self.folders else self.root) \
+            + "j%06d.tmp" % (newest + 1)
+        step = self.making
         if step < 0:
             self.fs.mkdir(tmp)
         elif step < SLOTS:
             self.fs.open(tmp + "/%d" % step, "wb").close()
         else:
-            self.fs.rename(tmp, self.root + PREFIX + "%06d" % making["number"])
-            self.ready = making["number"]
-            self.making = None
-            return True
-        making["step"] = step + 1
+            self.fs.rename(tmp, self._folder(newest + 1))
+            self.ready = newest + 1
+            step = -2  # made: the next one starts anew
+        self.making = step + 1
         return True
-
-    def out_of_slots(self):
-        """Whether the next entry has no slot to go to: none free here, none made ready."""
-        return self.ready is None and (not self.folders or self.folders[-1].used >= SLOTS)
 
     def drop(self, done, settled):
         """A step (the rename, a slot, the folder) of removing a used-up folder, not the
         newest's (the current hint), once its records are in the log (to seq `done`) and its
         settings in settings.json (as of entry `settled`). -> True if one was taken."""
-        if self.dropping is not None:
-            path = self.root + self.dropping
+        path = self.dropping
+        if path is not None:
             slots = self.fs.listdir(path)
             if slots:
                 self.fs.remove(path + "/" + slots[0])
@@ -332,21 +303,40 @@ class Journal:
                 self.fs.rmdir(path)
                 self.dropping = None
             return True
-        if len(self.folders) < 2 or self.folders[0].used < SLOTS:
+        if len(self.folders) < 2:
             return False
-        n = self.folders[0].number
+        n = self.folders[0]
         for e in self.entries:
             if e.folder == n and (e.last() > done or e.settings and e.number > settled):
                 return False
-        name = self.root + PREFIX + "%06d" % n
-        self.fs.rename(name, name + ".tmp")  # one commit: see the invariants above
+        path = self._folder(n)
+        self.fs.rename(path, path + ".tmp")  # one commit: see the invariants above
         self.folders.pop(0)
-        self.entries = [e for e in self.entries if e.folder != n]
-        self.dropping = PREFIX + "%06d.tmp" % n
+        entries = []
+        for e in self.entries:
+            if e.folder != n:
+                entries.append(e)
+        self.entries = entries
+        self.dropping = path + ".tmp"
         return True
 
+    def _folder(self, n):
+        return self.root + "j%06d" % n
+
     def _path(self, n, slot):
-        return self.root + PREFIX + "%06d/%d" % (n, slot)
+        return self._folder(n) + "/%d" % slot
+
+
+def read_line(f):
+    """f.readline(LINE_MAX), in pieces of PIECE bytes: readline(n) sets n bytes aside before
+    it reads, and a block of 1 KB a line is what a fragmented heap runs out of first."""
+    line = f.readline(PIECE)
+    while line and len(line) < LINE_MAX and line[-1] != 10:  # no newline yet
+        more = f.readline(min(PIECE, LINE_MAX - len(line)))
+        if not more:
+            break
+        line += more
+    return line
 
 
 def _head(f):
@@ -356,12 +346,13 @@ def _head(f):
     if not line:
         return None
     head = _parse(line)
-    if type(head.get("j")) is not int or type(head.get("q")) is not int \
-            or type(head.get("n")) is not int or head["n"] < 0:
-        raise ValueError("header")
+    for key in ("j", "q", "n"):
+        if type(head.get(key)) is not int:
+            raise ValueError  # not an entry's header
     inline = head.get("r")
-    if inline is not None and (type(inline) is not list or len(inline) != head["n"]):
-        raise ValueError("records")
+    if head["n"] < 0 or inline is not None and (type(inline) is not list
+                                                 or len(inline) != head["n"]):
+        raise ValueError  # not as many records as it says
     return head
 
 
@@ -374,24 +365,23 @@ def _records(f, head):
             yield _record(r)
     else:
         for _ in range(head["n"]):
-            yield _parse(read_line(f), True)
+            yield _parse(read_line(f))
     if f.readline(1):
-        raise ValueError("more records than the header says")
+        raise ValueError  # more records than the header says
 
 
-def _parse(line, record=False):
-    """One whole line of an entry -> its object, a record as a dict (ValueError if not)."""
+def _parse(line):
+    """One whole line of an entry -> its object as _record makes it (ValueError if not)."""
     if not line.endswith(b"\n"):
-        raise ValueError("not a whole line")
-    obj = loads(line.decode())
-    return _record(obj) if record else _record(obj, False)
+        raise ValueError  # not a whole line
+    return _record(loads(line.decode()))
 
 
-def _record(obj, packed=True):
-    """A record as read: a packed one (a list, if packed may be) as a new dict (records.unpack),
-    an object as it is; ValueError for anything else."""
-    if packed and isinstance(obj, list):
+def _record(obj):
+    """An object as read: a packed record (a list) as a new dict (records.unpack), a dict as
+    it is; ValueError for anything else."""
+    if isinstance(obj, list):
         return unpack(obj)
     if not isinstance(obj, dict):
-        raise ValueError("not an object")
+        raise ValueError  # not an object
     return obj

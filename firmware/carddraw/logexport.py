@@ -3,7 +3,7 @@
 # acknowledgement `log ack SEQ HASH` the bench sends once the export is saved, which lets the
 # store drop segments holding only exported records when the log is full. Imported on the
 # first `log` line and kept.
-from carddraw.logline import HASH_DIGITS
+from carddraw.logread import HASH_DIGITS, read_lines
 
 LINES = 3  # log lines sent at most in a pass (each is a JSON reply to make and send)
 QUIET = 8  # passes of lines, then one left quiet: the app collects garbage in it (App.update)
@@ -60,7 +60,7 @@ class Export:
                     self.busy = True
                     return None
             store.flush()  # nothing left to move by now, unless the flash refused
-            self.files = store.log_files()
+            self.files = store.logfile.files()
         if self.sent >= QUIET:
             self.sent = 0
             return None
@@ -68,7 +68,8 @@ class Export:
         self.busy = True
         room = min(LINES, con.room())
         while room > 0 and self.files:
-            texts, self.at, bad = store.read_lines(self.files[0], self.at, room)
+            texts, self.at, bad = read_lines(store.fs, store.root + self.files[0], self.at,
+                                             room)
             self.damaged += bad
             for text in texts:
                 con.reply({"log": text})

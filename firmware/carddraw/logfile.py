@@ -1,5 +1,5 @@
 # The action log's segments on flash: log/log.NNNNNN.jsonl (NNNNNN: the seq of the segment's
-# first record), one sealed JSON line per record (logline.seal: its seq and a hash chained to
+# first record), one sealed JSON line per record (logread.seal: its seq and a hash chained to
 # the record before, so an edited, removed or inserted record shows in the export), up to
 # `limit` bytes in all. Pure file I/O: writing, sealing and room here, reading in logread.py.
 # The store appends records here in idle passes (an append costs a sector erase on
@@ -18,45 +18,63 @@
 #   hold first: a cut leaves an empty newest segment, which holds no record, and the next
 #   append goes into it (one named for other records is removed first).
 # test_store_cuts.py cuts the power at every program and erase of them, in three ways.
-from carddraw import config
-from carddraw import logread
-from carddraw.flashfs import block_room, read_json, size as file_size
-from carddraw.logline import LINE_MAX, SEGMENT, line_hash, older, seal
+from carddraw import config, flashfs, logread
+from carddraw.logread import LINE_MAX
 
 # Records an append seals at most (move): sealing one (its JSON and hash) is a few ms on the
 # chip, in an idle step beside its 45 ms erase; a backlog goes over several steps.
 HOLD_MOST = 4
+OLDER_LOG = "log.1.jsonl"  # the first firmware's rotated log (config.LOG_FILE's older half)
+BLOCK = 4096               # littlefs's block on the Pico: the flash's erase sector
 
 
 def segment(first):
     """A segment's path in the store's folder."""
-    return config.LOG_DIR + SEGMENT % first
+    return config.LOG_DIR + "log.%06d.jsonl" % first
 
 
 def segment_seq(name):
     """The seq of a segment's first record from its file name, or None for another file."""
-    if name.startswith("log.") and name.endswith(".jsonl"):
-        digits = name[4:-6]
-        if len(digits) >= 6 and all("0" <= c <= "9" for c in digits):
-            return int(digits)
+    if name.startswith("log.") and name.endswith(".jsonl") and len(name) > 15:
+        return flashfs.digits(name[4:-6])
     return None
 
 
-class Held:
-    """An append whose lines are written and whose file is not closed yet (finish())."""
+def block_room(size):
+    """Bytes a littlefs file of `size` bytes takes before its next write needs a second new
+    block. littlefs keeps a file as a skip list of blocks (its CTZ list: block i starts with
+    ctz(i) + 1 pointers of 4 bytes); a write to a closed file copies its last block into a
+    fresh one (an erase), and a write that runs past that block's end erases another. This
+    is littlefs's own arithmetic (lfs_ctz_index), checked against littlefs in the tests."""
+    if size == 0:
+        return BLOCK
+    b = BLOCK - 8
+    i = size // b
+    off = size
+    if i:
+        i = (size - 4 * (_ones(i - 1) + 2)) // b
+        off = size - b * i - 4 * _ones(i)
+    if off < BLOCK:
+        return BLOCK - off
+    n = i + 1
+    return BLOCK - 4 * (_ones((n & -n) - 1) + 1)  # a fresh block: its pointers first
 
-    def __init__(self, f, size, seq, prev):
-        self.file = f
-        self.size = size  # bytes written
-        self.seq = seq    # the last record's seq and hash, once closed
-        self.prev = prev
+
+def _ones(n):
+    count = 0
+    while n:
+        n &= n - 1
+        count += 1
+    return count
 
 
 class LogFile:
-    def __init__(self, store, limit, segment):
-        self.store = store     # for its filesystem, its folder and its notices
+    def __init__(self, fs, root, limit, segment, notice):
+        self.fs = fs
+        self.root = root
         self.limit = limit
         self.segment = segment
+        self.notice = notice   # the store's: "log full: export"
         # the first seq of each segment, oldest first: limit / (segment - LINE_MAX) + 1 of
         # them at most (a new one starts only when the newest cannot take the next line)
         self.segs = []
@@ -68,28 +86,33 @@ class LogFile:
         self.torn = False      # the newest segment ends in a torn line (not on littlefs)
         self.exported = 0      # the highest seq the bench acknowledged as saved
         self.full = False      # no room without dropping history not yet exported
-        self.held = None       # Held: an append written and not closed yet
+        # an append written and not closed yet: {"file", "size" written, and, once closed,
+        # the log's "seq" and "prev"}
+        self.held = None
         self.reported = 0      # damaged lines the store last reported (once per new count)
 
     def _path(self, first):
-        return self.store.root + segment(first)
+        return self.root + segment(first)
 
     def open(self):
         """Learn the segments, the last seq and hash (OSError on a flash error)."""
-        fs = self.store.fs
-        names = fs.listdir(self.store.root + config.LOG_DIR)
-        self.segs = sorted([s for s in [segment_seq(n) for n in names] if s is not None])
+        segs = self.segs = []
+        for name in self.fs.listdir(self.root + config.LOG_DIR):
+            first = segment_seq(name)
+            if first is not None:
+                segs.append(first)
+        segs.sort()
         self.sizes, self.total, self.cur, self.seq, self.prev = {}, 0, 0, 0, ""  # afresh
-        for first in self.segs:
-            self.cur = self.sizes[first] = file_size(fs, self._path(first))
+        for first in segs:
+            self.cur = self.sizes[first] = flashfs.size(self.fs, self._path(first))
             self.total += self.cur
-        exported = read_json(fs, self.store.root + config.LOG_EXPORTED_FILE, 32)[0]
+        exported = flashfs.read_json(self.fs, self.root + config.LOG_EXPORTED_FILE, 32)[0]
         self.exported = exported if type(exported) is int else 0
-        for first in reversed(self.segs):
+        for first in reversed(segs):
             if self._find_last(first):
                 return
-        if self.segs:  # nothing whole anywhere: go on after the newest segment's name
-            self.seq = self.segs[-1] - 1
+        if segs:  # nothing whole anywhere: go on after the newest segment's name
+            self.seq = segs[-1] - 1
 
     def _find_last(self, first):
         """The last whole record's seq and hash in a segment: from its tail (2 lines' worth),
@@ -102,8 +125,7 @@ class LogFile:
         for at in (start, 0) if start else (0,):
             found = None
             tail = []  # from `start`: 2 lines' worth, read newest first (one parse, as a rule)
-            for line, _ in logread.lines(self.store.fs, path, max(0, at - 1),
-                                         self.limit + LINE_MAX):
+            for line, _ in logread.lines(self.fs, path, max(0, at - 1), self.limit + LINE_MAX):
                 if at:
                     tail.append(line)
                 else:  # the whole segment, the tail being damage: streamed
@@ -112,14 +134,14 @@ class LogFile:
                 found = _sealed(line)
                 if found:
                     break
-            if found is not None:
+            if found:
                 self.seq, self.prev = found
                 return True
         return False
 
     def _ends_line(self, path, size):
         try:
-            f = self.store.fs.open(path, "rb")
+            f = self.fs.open(path, "rb")
         except OSError:
             return True
         try:
@@ -131,10 +153,14 @@ class LogFile:
     # -- writing ------------------------------------------------------------------------------
     def move(self, journal, hold=False):
         """The journal's records into the log: an append left open closed, or the next
-        records (HOLD_MOST at most, up to a gap) written: one step of it (hold: an idle
-        pass's), or written and closed (flush and the catch-up call it till it says False).
-        The log's seqs are the journal's, so a record moved twice (a cut before the close) is
-        written once. -> whether there was work (OSError on a flash error)."""
+        records (HOLD_MOST at most, up to a gap) sealed and written: one step of it (hold: an
+        idle pass's: one change to the filesystem, an erase at most: an exported segment
+        dropped for room, or a new segment made, or the lines that fit the newest segment's
+        current block written and left open for finish() to close in the next step), or all
+        of them written and closed (flush and the catch-up call it till it says False). The
+        log's seqs are the journal's, so a record moved twice (a cut before the close) is
+        written once. -> whether there was work (False when the log is full of records not
+        exported yet); OSError on a flash error (what was closed before stays)."""
         if self.finish():
             journal.let_go(self.seq)
             return True
@@ -152,68 +178,69 @@ class LogFile:
                     break
         finally:
             read.close()
-        if not batch:
-            return False
-        moved = self.append(batch, first, hold)
-        journal.let_go(self.seq)
-        return moved
-
-    def append(self, records, first, hold=False):
-        """Seal and write `records` (dicts), numbered from `first` (the next seq after
-        self.seq; a later one leaves a gap: records lost before these). hold (an idle
-        step): one change to the filesystem, an erase at most: an exported segment dropped
-        for room, or a new segment made, or the lines that fit the newest segment's current
-        block written and left open for finish() to close in the next step. Else all of them
-        written and closed now. -> True if a step was taken; False when the log is full of
-        records not exported yet. OSError on a flash error (what was closed before stays)."""
         worked = False
-        done = 0
-        while done < len(records):
-            step = self._step(records, done, first, hold)
+        done = 0  # of the batch: the first of them after self.seq may leave a gap (lost)
+        while done < len(batch):
+            step = self._step(batch, done, first, hold)
             if step is None:
-                return worked
+                break
             worked = True
             if hold:
-                return True
-            if self.held is not None:
-                self.finish()
+                break
+            self.finish()
             done += step
+        journal.let_go(self.seq)
         return worked
 
     def _step(self, records, done, first, hold):
         """-> how many records the lines written hold (0: a step that wrote none), None if
         the log is full."""
         before = first + done - 1  # the seq the next line follows
-        line, h = seal(before + 1, self.prev, records[done])
+        line, h = logread.seal(before + 1, self.prev, records[done])
         if not self.segs or self.cur and self.cur + self.torn + len(line) > self.segment:
             went = self._room(len(line), True, hold)
             if went is not None:
                 return 0 if went else None
-            self.store.fs.open(self._path(before + 1), "ab").close()  # see the invariants
+            self.fs.open(self._path(before + 1), "ab").close()  # see the invariants
             self.segs.append(before + 1)
             self.sizes[before + 1] = self.cur = 0
             self.torn = False
             if hold:
                 return 0
         elif not self.cur and self.segs[-1] != before + 1:
-            self.store.fs.remove(self._path(self.segs[-1]))  # empty, named for other records
+            self.fs.remove(self._path(self.segs[-1]))  # empty, named for other records
             self.sizes.pop(self.segs.pop())
             self.cur = self.sizes[self.segs[-1]] if self.segs else 0
             return 0
-        lines, size, seq, prev = self._seal(records, done, before, line, h)
+        # the lines of records[done:] that go into the newest segment within its current
+        # block (a write within one block: one erase)
+        out = []
+        size = self.torn  # 1 for a torn last line's newline (not littlefs): it stays apart
+        seq, prev = before, self.prev
+        room = block_room(self.cur)
+        while not out or self.cur + size + len(line) <= self.segment:  # else a new segment
+            if size + len(line) > room:
+                break  # the rest after this block is full: the next append
+            out.append(line)
+            size += len(line)
+            seq, prev = seq + 1, h
+            if done + len(out) >= len(records):
+                break
+            line, h = logread.seal(seq + 1, prev, records[done + len(out)])
+        count = len(out)
+        if not count:  # not even a line fits the block: it is filled with blank lines (which
+            out = [b"\n" * room]  # readers skip), and the next append starts a fresh one,
+            size = room            # with no copy of a last block
+            seq, prev = self.seq, self.prev
+        elif self.torn:
+            out.insert(0, b"\n")
         went = self._room(size, False, hold)
         if went is not None:
             return 0 if went else None
-        count = len(lines)
-        if not count:  # not even a line fits the block: it is filled with blank lines (which
-            lines = [b"\n" * size]  # readers skip), and the next append starts a fresh
-            seq, prev = self.seq, self.prev  # one, with no copy of a last block
-        elif self.torn:
-            lines.insert(0, b"\n")  # size counts it
         f = None
         try:
-            f = self.store.fs.open(self._path(self.segs[-1]), "ab")
-            for text in lines:  # a line at a time: no block of them all in RAM
+            f = self.fs.open(self._path(self.segs[-1]), "ab")
+            for text in out:  # a line at a time: no block of them all in RAM
                 f.write(text)
         except OSError:
             if f is not None:
@@ -223,75 +250,53 @@ class LogFile:
                     pass
             self._resized()
             raise
-        self.held = Held(f, size, seq, prev)
+        self.held = {"file": f, "size": size, "seq": seq, "prev": prev}
         return count
 
-    def _seal(self, records, done, before, line, h):
-        """The lines of records[done:] (the first already sealed: line, h) that go into the
-        newest segment within its current block (a write within one block: one erase).
-        -> (lines, bytes, last seq, last hash); no lines when not even one fits the block:
-        bytes is then the block's room, to fill with blank lines."""
-        lines = []
-        size = 1 if self.torn else 0  # a torn last line (not littlefs) stays apart
-        seq, prev = before, self.prev
-        room = block_room(self.cur)
-        while True:
-            if lines and self.cur + size + len(line) > self.segment:
-                break  # the rest go into a new segment
-            if size + len(line) > room:
-                break  # the rest after this block is full: the next append
-            lines.append(line)
-            size += len(line)
-            seq, prev = seq + 1, h
-            if done + len(lines) >= len(records):
-                break
-            line, h = seal(seq + 1, prev, records[done + len(lines)])
-        if not lines:
-            size = room
-        return lines, size, seq, prev
-
     def finish(self):
-        """Close the segment an append(hold=True) left open: its lines committed, the log's
-        seq, hash and sizes moved on. -> whether there was one (OSError if the flash refused:
-        its lines did not go)."""
+        """Close the segment an append left open: its lines committed, the log's seq, hash
+        and sizes moved on. -> whether there was one (OSError if the flash refused: its
+        lines did not go)."""
         held = self.held
         if held is None:
             return False
         self.held = None
         try:
-            held.file.close()
+            held["file"].close()
         except OSError:
             self._resized()
             raise
-        self.cur += held.size
+        self.cur += held["size"]
         self.sizes[self.segs[-1]] = self.cur
-        self.total += held.size
-        self.seq, self.prev = held.seq, held.prev
+        self.total += held["size"]
+        self.seq, self.prev = held["seq"], held["prev"]
         self.torn = False
         return True
 
     def _resized(self):
         """After a write the flash refused: the newest segment as flash holds it (a part
         committed all the same ends in a torn line, kept apart from the next record)."""
-        first = self.segs[-1]
-        now = file_size(self.store.fs, self._path(first))
-        if now != self.sizes[first]:
-            self.total += now - self.sizes[first]
-            self.sizes[first] = self.cur = now
-            self.torn = not self._ends_line(self._path(first), now)
+        path = self._path(self.segs[-1])
+        now = flashfs.size(self.fs, path)
+        if now != self.cur:
+            self.total += now - self.cur
+            self.sizes[self.segs[-1]] = self.cur = now
+            self.torn = not self._ends_line(path, now)
 
     def _room(self, size, new, hold):
         """Room for `size` bytes more, dropping only segments already exported, oldest first
         (the newest only when a new one starts). -> None when there is room; True when a
         segment went and the step is over (hold: a removal may compact the folder, an
         erase); False when the log is full."""
+        segs = self.segs
         while self.total + size > self.limit:
-            segs = self.segs
-            if not segs or len(segs) == 1 and not new:
-                return self._full()
-            if (segs[1] - 1 if len(segs) > 1 else self.seq) > self.exported:
-                return self._full()
-            self.store.fs.remove(self._path(segs[0]))
+            if not segs or len(segs) == 1 and not new \
+                    or (segs[1] - 1 if len(segs) > 1 else self.seq) > self.exported:
+                if not self.full:
+                    self.full = True
+                    self.notice("log full: export")
+                return False
+            self.fs.remove(self._path(segs[0]))
             self.total -= self.sizes.pop(segs.pop(0))
             if not segs:
                 self.cur = 0
@@ -300,35 +305,33 @@ class LogFile:
         self.full = False
         return None
 
-    def _full(self):
-        if not self.full:
-            self.full = True
-            self.store.notice("log full: export")
-        return False
-
     def free(self):
         """Bytes the log can still take, counting segments that may go (exported)."""
-        gone = 0
-        for i in range(len(self.segs)):
-            last = self.segs[i + 1] - 1 if i + 1 < len(self.segs) else self.seq
-            if last > self.exported:
+        free = self.limit - self.total
+        segs = self.segs
+        for i in range(len(segs)):
+            if (segs[i + 1] - 1 if i + 1 < len(segs) else self.seq) > self.exported:
                 break
-            gone += self.sizes[self.segs[i]]
-        return self.limit - self.total + gone
+            free += self.sizes[segs[i]]
+        return free
 
     # -- reading ------------------------------------------------------------------------------
     def files(self):
         """The log's files, oldest first (an older firmware's only while its migration
         cannot be done: a flash that refuses writes)."""
-        fs, root = self.store.fs, self.store.root
-        return [n for n in (older(config.LOG_FILE), config.LOG_FILE)
-                if file_size(fs, root + n)] + [segment(first) for first in self.segs]
+        names = []
+        for name in (OLDER_LOG, config.LOG_FILE):
+            if flashfs.size(self.fs, self.root + name):
+                names.append(name)
+        for first in self.segs:
+            names.append(segment(first))
+        return names
 
     def last_start(self):
         """(segment, byte offset) of the line of the log's last start record: where the
         action the log shows last begins (None: there is none)."""
         for first in reversed(self.segs):
-            at = logread.last_start(self.store.fs, self._path(first), self.sizes[first])
+            at = logread.last_start(self.fs, self._path(first), self.sizes[first])
             if at is not None:
                 return first, at
         return None
@@ -338,8 +341,7 @@ class LogFile:
         without "seq" and "h": a generator (close() it when stopping early)."""
         for seg in self.segs:
             if seg >= first:
-                read = logread.records(self.store.fs, self._path(seg),
-                                       offset if seg == first else 0)
+                read = logread.records(self.fs, self._path(seg), offset if seg == first else 0)
                 try:
                     for r in read:
                         yield r
@@ -358,11 +360,11 @@ class LogFile:
         if not first:
             return None
         key = b'"seq":%d,' % seq  # never the last key: "h" is
-        read = logread.lines(self.store.fs, self._path(first))
+        read = logread.lines(self.fs, self._path(first))
         try:
             for line, _ in read:
                 if line is not None and key in line and line.endswith(b"\n"):
-                    return line_hash(line.decode().strip())
+                    return logread.line_hash(line.decode().strip())
         except UnicodeError:
             return None
         finally:
@@ -375,5 +377,5 @@ def _sealed(line):
     r = logread.record(line)
     if r is None or type(r.get("seq")) is not int:
         return None
-    h = line_hash(line.decode().strip())
+    h = logread.line_hash(line.decode().strip())
     return (r["seq"], h) if h else None

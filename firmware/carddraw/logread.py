@@ -1,13 +1,50 @@
-# Reading the log's files, as a stream: every reader hands records (or lines) one at a time
-# to a callback or yields them, holding one chunk and one line at most, never a list that
-# grows with the log. Everything read is untrusted: a damaged line is skipped and counted,
-# never raised. Pure file I/O.
+# The log's lines: one a record, its JSON text with its seq, chained by hash to the line
+# before it (seal: the format tools/logchain.py checks); and the log's files read back as a
+# stream: every reader hands records (or lines) one at a time to a callback or yields them,
+# holding one chunk and one line at most, never a list that grows with the log. Everything
+# read is untrusted: a damaged line is skipped and counted, never raised. Pure file I/O.
 import json
+from binascii import hexlify
+from hashlib import sha256
 
-from carddraw.logline import LINE_MAX
+LINE_MAX = 1024      # bytes in one log line, its newline included; never more is written
+HASH_DIGITS = 12
+CHUNK = 256          # bytes read at a time: MicroPython's readline reads a byte per call
+SCAN_CHUNK = 512     # bytes read at a time when looking back for the last start
 
-CHUNK = 256        # bytes read at a time: MicroPython's readline reads a byte per call
-SCAN_CHUNK = 512   # bytes read at a time when looking back for the last start
+
+def dumps(obj):
+    """Compact JSON, as every file of the store is written."""
+    return json.dumps(obj, separators=(",", ":"))
+
+
+def too_long(ev):
+    """What stands for a record too long for a line: its event named."""
+    return {"ev": "too long", "was": str(ev)[:40]}
+
+
+def seal(seq, prev, record):
+    """-> (the line for `record` as record number `seq` after the hash `prev`, its hash):
+    sha256(prev + the JSON text with its seq), its first 12 hex digits, added as "h". A copy
+    takes the seq (a record is never changed once it is logged)."""
+    r = dict(record)
+    r.pop("h", None)
+    r["seq"] = seq
+    text = dumps(r)
+    if len(text) > LINE_MAX - 24:  # room for the hash and the newline
+        r = too_long(r.get("ev"))
+        r["seq"] = seq
+        text = dumps(r)
+    # hexlify: binascii is built in, and the board module has it loaded already (its id)
+    h = hexlify(sha256((prev + text).encode()).digest()[:HASH_DIGITS // 2]).decode()
+    return (text[:-1] + ',"h":"' + h + '"}\n').encode(), h
+
+
+def line_hash(text):
+    """The hash at the end of a log line's text, or None."""
+    if text[-20:-14] == ',"h":"' and text[-2:] == '"}':
+        return text[-14:-2]
+    return None
 
 
 def lines(fs, path, start=0, budget=0):
@@ -30,23 +67,20 @@ def lines(fs, path, start=0, budget=0):
                 yield None, None  # the rest of an oversized file: damage, not read
                 return
             end = buf.find(b"\n")
-            if end < 0 and len(buf) < LINE_MAX:
-                more = f.read(CHUNK)
-                if more:
-                    buf += more
-                    continue
-            if end < 0:  # no newline: the file's torn end, or LINE_MAX without one
-                if not buf:
-                    return
-                at += len(buf)
+            if end < 0:
                 if len(buf) < LINE_MAX:
-                    if not skipping:
+                    more = f.read(CHUNK)
+                    if more:
+                        buf += more
+                        continue
+                    if buf and not skipping:  # the file's torn end
                         yield buf, None
                     return
+                at += len(buf)  # LINE_MAX without a newline
+                buf = b""
                 if not skipping:
                     yield None, at
                 skipping = True
-                buf = b""
                 continue
             line = buf[:end + 1]
             buf = buf[end + 1:]
@@ -64,11 +98,9 @@ def lines(fs, path, start=0, budget=0):
 def record(line):
     """A line's record (a dict, its "seq" and "h" still in), or None if it is damaged (or
     blank: see damaged())."""
-    if line is None or not line.strip():
-        return None
     try:
         r = json.loads(line.decode().strip())
-    except Exception:  # ValueError, UnicodeError, RecursionError on deep nesting
+    except Exception:  # None, ValueError, UnicodeError, RecursionError on deep nesting
         return None
     return r if isinstance(r, dict) else None
 
@@ -78,11 +110,11 @@ def damaged(line):
     return line is None or bool(line.strip())
 
 
-def each(fs, path, hand, raw=False, start=0, budget=0):
+def each(fs, path, hand, raw=False, budget=0):
     """Every record of a log file to hand(), oldest first: the record without "seq" and "h",
     or with raw the line's text as on flash. -> lines skipped as damaged."""
     bad = 0
-    read = lines(fs, path, start, budget)
+    read = lines(fs, path, 0, budget)
     try:
         for line, _ in read:
             r = record(line)
@@ -120,7 +152,6 @@ def read_lines(fs, path, start, n):
     at the file's end, lines skipped as damaged)."""
     texts = []
     bad = 0
-    at = start
     read = lines(fs, path, start)
     try:
         for line, at in read:
@@ -159,7 +190,7 @@ def last_start(fs, path, size):
                 return back + f.read(at - back).rfind(b"\n") + 1
             later = chunk
     except OSError:
-        return None
+        pass
     finally:
         f.close()
     return None

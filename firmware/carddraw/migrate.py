@@ -14,10 +14,7 @@
 from carddraw import config, logread
 from carddraw.flashfs import remove_all
 from carddraw.journal import DIR as JOURNAL, folder_number
-from carddraw.logfile import segment, segment_seq
-from carddraw.logline import older, seal
-
-STATE = (config.SETTINGS_FILE, config.LOG_EXPORTED_FILE)  # moved by a rename each
+from carddraw.logfile import OLDER_LOG, segment, segment_seq
 
 
 def run(store, top):
@@ -25,28 +22,33 @@ def run(store, top):
     lines found damaged by a copy. OSError on a flash error: the next boot goes on."""
     fs, root = store.fs, store.root
     gone = [config.ACTION_FILE, config.ACTION_FILE + ".tmp"]
-    for name in STATE:
+    for name in (config.SETTINGS_FILE, config.LOG_EXPORTED_FILE):  # moved by a rename each
         old = name[len(config.STATE_DIR):]
         if old in top:
             fs.rename(root + old, root + name)
         gone.append(old + ".tmp")
-    for name in gone:
-        if name in top:
-            fs.remove(root + name)
+    ours = fs.listdir(root + config.LOG_DIR)
     for name in top:
-        if folder_number(name) is not None:
+        if name in gone:
+            fs.remove(root + name)
+        elif folder_number(name) is not None:
             fs.rename(root + name, root + JOURNAL + name)
         elif name.endswith(".tmp") and folder_number(name[:-4]) is not None:
             remove_all(fs, root + name)
-    ours = fs.listdir(root + config.LOG_DIR)
-    for name in top:
-        if segment_seq(name) is not None and name not in ours:
+        elif segment_seq(name) is not None and name not in ours:
             fs.rename(root + name, root + config.LOG_DIR + name)
             ours.append(name)
-    old = [n for n in (older(config.LOG_FILE), config.LOG_FILE) if n in top]
+    old = []
+    for name in (OLDER_LOG, config.LOG_FILE):
+        if name in top:
+            old.append(name)
     bad = 0
-    if old and not [n for n in ours if segment_seq(n) is not None]:
-        bad = _copy(store, old, root + segment(1))
+    for name in ours:
+        if segment_seq(name) is not None:
+            break
+    else:
+        if old:
+            bad = _copy(store, old, root + segment(1))
     for name in old:  # copied (now or by a boot the power cut short)
         fs.remove(root + name)
     return bad
@@ -59,18 +61,18 @@ def _copy(store, names, path):
     Each old file is read up to an eighth of the log's limit (that firmware kept at most
     32 KB in each), so the copy always fits in the new log."""
     fs = store.fs
-    chain = {"seq": 1, "h": ""}  # the next seq, the last hash
+    seq, prev = 1, ""  # the next seq, the last hash
     f = fs.open(path + ".tmp", "wb")
     try:
         def put(record):
-            line, h = seal(chain["seq"], chain["h"], record)
+            nonlocal seq, prev
+            line, prev = logread.seal(seq, prev, record)
             f.write(line)
-            chain["seq"] += 1
-            chain["h"] = h
+            seq += 1
         bad = 0
         for name in names:
-            bad += logread.each(fs, store.root + name, put, budget=store.logfile.limit // 8)
-        put({"ev": "migrated", "records": chain["seq"] - 1, "damaged": bad})
+            bad += logread.each(fs, store.root + name, put, False, store.logfile.limit // 8)
+        put({"ev": "migrated", "records": seq - 1, "damaged": bad})
     finally:
         f.close()
     fs.rename(path + ".tmp", path)

@@ -5,24 +5,23 @@
 # name (a seeded device's "seeded") goes as it is. Pure: no I/O.
 
 PACKED = {
-    "draw": ("ms", "n", "card", "deck", "timed"),
-    "redraw": ("ms", "n", "card", "left"),
-    "accept": ("ms", "n", "card", "deck", "state", "successes", "complications"),
-    "end": ("ms", "outcome", "successes", "needed", "complications", "draws"),
-    "stop": ("ms", "successes", "needed", "draws"),
-    "start": ("ms", "skill", "ranks", "helpers", "bonus", "difficulty", "needed", "auto",
-              "redraws", "referee", "timed", "interval", "chain", "chance", "deck"),
+    "draw": ["ms", "n", "card", "deck", "timed"],
+    "redraw": ["ms", "n", "card", "left"],
+    "accept": ["ms", "n", "card", "deck", "state", "successes", "complications"],
+    "end": ["ms", "outcome", "successes", "needed", "complications", "draws"],
+    "stop": ["ms", "successes", "needed", "draws"],
+    "start": ["ms", "skill", "ranks", "helpers", "bonus", "difficulty", "needed", "auto",
+              "redraws", "referee", "timed", "interval", "chain", "chance", "deck"],
 }
 
 
 def pack(record):
     """A record as a journal entry holds it: a list of its event and its fields in PACKED's
     order when its fields are exactly those (a draw's pass then fits one page); else as it is."""
-    ev = record.get("ev")
-    names = PACKED.get(ev) if type(ev) is str else None
+    names = PACKED.get(record.get("ev"))
     if names is None or len(record) != len(names) + 1:
         return record
-    values = [ev]
+    values = [record["ev"]]
     for name in names:
         if name not in record:  # the same number of fields, not the same ones
             return record
@@ -32,9 +31,9 @@ def pack(record):
 
 def unpack(values):
     """A packed record as a new dict (ValueError when it is not one PACKED knows)."""
-    names = PACKED.get(values[0]) if values and isinstance(values[0], str) else None
+    names = PACKED.get(values[0]) if values and type(values[0]) is str else None
     if names is None or len(values) != len(names) + 1:
-        raise ValueError("not a packed record")
+        raise ValueError  # not a packed record
     r = {"ev": values[0]}
     for i in range(len(names)):
         r[names[i]] = values[i + 1]

@@ -2,14 +2,14 @@
 # power cut loses nothing that was shown. Pure file I/O: no machine, no time. The facade the
 # app and the tools use (a pass's commit, the idle passes' housekeeping a step at a time, the
 # notices, the room for an action) over its parts:
-#   journal.py       what a pass changed: one entry, one page program and no erase, on flash
-#                    before the pass shows anything (the draw's pass too)
-#   logfile.py       the log's segments: records moved from the journal, sealed, written, room
-#   logread.py       the log read back, as a stream (the resume, the export, read_log)
-#   logroom.py       what the log takes: repeats counted, over its soft limit only play's
-#   settingsfile.py  settings.json: read, checked, written whole in one step
-#   flashfs.py       the filesystem; small files written whole (name.tmp, renamed over)
-#   migrate.py       an older firmware's layout moved to this one (imported only then)
+#   journal.py   what a pass changed: one entry, one page program and no erase, on flash
+#                before the pass shows anything (the draw's pass too)
+#   logfile.py   the log's segments: records moved from the journal, sealed, written, room
+#   logread.py   a log line sealed; the log read back as a stream (resume, export, read_log)
+#   logroom.py   what the log takes: repeats counted, over its soft limit only play's
+#   flashfs.py   the filesystem; small files written whole (name.tmp, renamed over), and
+#                settings.json: read, checked, written whole in one step
+#   migrate.py   an older firmware's layout moved to this one (imported only then)
 # The action in play is never saved: the log is its record, played again after a power cut
 # (open_action, play.Play.replay). Everything read back is untrusted: damage gives defaults, a
 # short notice and a {"ev": "damage"} record. A flash error is never raised: it says "flash
@@ -18,16 +18,11 @@
 # are counted), the journal's entries (journal.FOLDERS_MOST of SLOTS, records in RAM up to
 # KEPT_MOST), the segments (the log's limit over their size), an idle step's records
 # (logfile.HOLD_MOST), a reader's chunk and line (logread).
-from carddraw import config, logread
-from carddraw.flashfs import MISSING, OsFs, flag, folder, read_json, settle, write_json
-from carddraw.journal import DIR as JOURNAL, Journal
-from carddraw.logfile import LogFile
-from carddraw.logline import LINE_MAX
+from carddraw import config, flashfs, journal, logfile, logread
 from carddraw.logroom import KEPT, Room  # noqa: F401 -- KEPT: the tests' and tools' too
-from carddraw.settingsfile import SettingsFile
 
 NOTICES_MAX = 8      # notices waiting for the screen
-OLDER = ("settings.json", "log.exported", "action.json")  # an older firmware's, in the root
+OLDER = ["settings.json", "log.exported", "action.json"]  # an older firmware's, in the root
 
 
 def older(name):
@@ -39,12 +34,13 @@ def older(name):
 class Store:
     def __init__(self, root="", fs=None, log_limit=None, segment=None):
         self.root = root
-        self.fs = fs or OsFs()
+        self.fs = fs = fs or flashfs.OsFs()
         limit = log_limit or config.LOG_LIMIT
         # at least 4 segments in the limit, so dropping the oldest frees at most a quarter
-        self.logfile = LogFile(self, limit, min(segment or config.LOG_SEGMENT, limit // 4))
-        self.journal = Journal(self.fs, root)
-        self.settings = SettingsFile(self.fs, root)
+        self.logfile = logfile.LogFile(fs, root, limit,
+                                       min(segment or config.LOG_SEGMENT, limit // 4), self.notice)
+        self.journal = journal.Journal(fs, root)
+        self.settings = flashfs.SettingsFile(fs, root)
         self.room = Room(min(config.LOG_RESERVE, limit // 4), self.logfile, self.journal)
         self._notices = []     # short texts for the screen (take_notices): NOTICES_MAX at most
         self._opened = False
@@ -58,28 +54,33 @@ class Store:
     def load_settings(self):
         """-> (settings with every key of config.defaults(), notice or None): the file, then
         the journal's changes after it; damage reported (a commit) once both are known."""
+        sf = self.settings
         if self._open():
-            s = dict(self.settings.settings)
-            why, bad = self.settings.damage()
+            s = dict(sf.settings)
+            why, bad = sf.why, sf.bad
+            sf.why, sf.bad = None, []  # reported once
         else:  # a flash error: the file alone
-            s, _, why, bad = self.settings.read()
+            s, _, why, bad = sf.read()
         notice = None
         if bad:
-            notice = self.report(config.SETTINGS_FILE, "bad " + ",".join(bad), "settings fixed")
-        elif why is not None and why != MISSING:  # a fresh device has none
-            notice = self.report(config.SETTINGS_FILE, why, "settings reset")
-        if (notice or why == MISSING) and self._opened:
-            self._write_settings()  # repaired on flash, so the notice comes once; made on a
-        return s, notice            # fresh device, so an idle pass only ever rewrites it
+            why, notice = "bad " + ",".join(bad), "settings fixed"
+        elif why is not None and why != flashfs.MISSING:  # a fresh device has none
+            notice = "settings reset"
+        if notice:
+            self.report(config.SETTINGS_FILE, why, notice)
+        if (notice or why == flashfs.MISSING) and self._opened:
+            self._write_settings(sf.j)  # repaired on flash, so the notice comes once; made
+        return s, notice                # on a fresh device, so an idle pass only rewrites it
 
     def save_settings(self, settings):
         """settings.json written whole now (the bench, the tests; a pass commits its changes).
         -> True once on flash."""
         if not self._open():
             return False
-        self.settings.settings = dict(settings)
-        self.settings.damage()  # written whole: nothing left to report
-        self._tidy = False      # a journal folder may be done with now
+        sf = self.settings
+        sf.settings = dict(settings)
+        sf.why, sf.bad = None, []  # written whole: nothing left to report
+        self._tidy = False         # a journal folder may be done with now
         return self._write_settings(self.journal.next - 1)  # newer than the journal's changes
 
     def open_action(self):
@@ -112,12 +113,18 @@ class Store:
         changed = self.settings.changes(settings)
         if not records and not changed and hint == self._hint:
             return True
+        held = self.journal
         try:
-            if self.journal.out_of_slots():
-                self._catch_up()
-            self.journal.write(self._seq, hint, changed, records)
-        except OSError as e:
-            self.flash_error(e)
+            if held.out_of_slots():  # passes answering presses used every slot: idle work now
+                while self._on(False) or self._drop():
+                    pass
+                while held.prepare():
+                    pass
+                if held.out_of_slots():  # the journal at its most, the log full: say why
+                    self.notice("log full: export")
+            held.write(self._seq, hint, changed, records)
+        except OSError:
+            self.flash_error()
             return self._refused()
         self._tidy = False
         self._seq += len(records)
@@ -144,16 +151,17 @@ class Store:
         return self.commit([record])
 
     def housekeep(self):
-        """One step of the idle passes' work, an erase at most: the journal's records into
-        the log, its settings into settings.json, its next folder made, a used one dropped."""
+        """One step of the idle passes' work, an erase at most: the next slot opened, the
+        journal's records into the log or its settings into settings.json, a folder made or
+        dropped."""
         if self._tidy or not self._open():
             return False
         self._stop_reading()
         try:
             work = (self.journal.open_next() or self._on(True) or self.journal.prepare()
                     or self._drop())
-        except OSError as e:
-            return self.flash_error(e)
+        except OSError:
+            return self.flash_error()
         self._tidy = not work  # until the next journal entry: nothing to look at
         return work
 
@@ -163,15 +171,6 @@ class Store:
         return self.logfile.held is not None or (
             self._opened and not self._tidy and self.journal.waiting(self.logfile.seq) > 0)
 
-    def _catch_up(self):
-        """The idle work done now: passes answering presses used every journal slot."""
-        while self._on(False) or self._drop():
-            pass
-        while self.journal.prepare():
-            pass
-        if self.journal.out_of_slots():  # the journal at its most, the log full: say why
-            self.notice("log full: export")
-
     def flush(self):
         """The journal's records and settings moved on now. -> True when nothing waits."""
         if not self._open():
@@ -180,8 +179,8 @@ class Store:
         try:
             while self._on(False):
                 pass
-        except OSError as e:
-            return self.flash_error(e)
+        except OSError:
+            return self.flash_error()
         return not self.journal.waiting(self.logfile.seq)
 
     def room_for_action(self):
@@ -199,19 +198,11 @@ class Store:
         bad = 0
         for name in log.files():
             bad += logread.each(self.fs, self.root + name, each or records.append, raw,
-                                budget=log.limit + LINE_MAX)
+                                log.limit + logread.LINE_MAX)
         if bad and bad != log.reported:  # once per new count, not at every read
             log.reported = bad
-            self.report(config.LOG_FILE, "%d bad lines" % bad, "log damaged")
+            self._damaged(bad)
         return records, bad
-
-    def log_files(self):
-        """The log's files, oldest first (names in the store's folder): for the export."""
-        return self.logfile.files()
-
-    def read_lines(self, name, start, n):
-        """The export's few lines a pass: logread.read_lines of a file of log_files()."""
-        return logread.read_lines(self.fs, self.root + name, start, n)
 
     def last(self):
         """-> (seq, hash) of the last record in the log: (0, "") for none."""
@@ -226,16 +217,16 @@ class Store:
     def ack(self, seq, h):
         """The bench saved the log to record `seq`, whose hash is `h`: segments holding only
         saved records may go when room is needed. -> None, or why not."""
-        if not self.flush() and not self.logfile.full:
-            return "flash error"
         log = self.logfile
+        if not self.flush() and not log.full:
+            return "flash error"
         if not 0 < seq <= log.seq:
             return "no record %d: the log holds records 1 to %d" % (seq, log.seq)
         if seq > log.exported:
             if log.hash_of(seq) != h:
                 return "record %d's hash is not %s: export the log again" % (seq, h)
-            if not write_json(self.fs, self.root + config.LOG_EXPORTED_FILE, seq):
-                return self.flash_error(None) or "flash error"
+            if not flashfs.write_json(self.fs, self.root + config.LOG_EXPORTED_FILE, seq):
+                return self.flash_error() or "flash error"
             log.exported = seq
         self.room.forget()  # the export frees room: worked out anew
         self._tidy = False
@@ -246,7 +237,6 @@ class Store:
     def notice(self, text):
         if len(self._notices) < NOTICES_MAX and (not self._notices or self._notices[-1] != text):
             self._notices.append(text)
-        return text
 
     def take_notices(self):
         """-> the notices queued (an empty list is the store's own: read, never changed)."""
@@ -259,9 +249,12 @@ class Store:
         """Damage found: keep the short notice (for a 16-character line), log the details."""
         self.notice(notice)
         self.log({"ev": "damage", "file": file, "why": why})
-        return notice
 
-    def flash_error(self, e):
+    def _damaged(self, bad):  # damaged lines found in the log, if any
+        if bad:
+            self.report(config.LOG_FILE, "%d bad lines" % bad, "log damaged")
+
+    def flash_error(self):
         """Said on screen, not logged: the log is on the flash that just failed. -> False."""
         self.notice("flash error")
         return False
@@ -272,15 +265,22 @@ class Store:
         reads. -> the count before (0 for an unreadable file: it never stops a boot)."""
         self._open()  # (its folder made on a fresh device)
         path = self.root + config.BOOTS_FILE
-        count = read_json(self.fs, path, 16)[0]
+        count = flashfs.read_json(self.fs, path, 16)[0]
         count = count if type(count) is int and 0 <= count < 1000 else 0
         if failed or failed is False and count:
-            write_json(self.fs, path, count + 1 if failed else 0)
+            flashfs.write_json(self.fs, path, count + 1 if failed else 0)
         return count
 
     def set_flag(self, name, on):
-        """A one-shot flag file (main.py's maintenance boot): written or removed. -> done."""
-        return flag(self.fs, self.root + name, on)
+        """A one-shot flag file (main.py's maintenance boot), empty: made or removed."""
+        try:
+            if on:
+                flashfs.make(self.fs, self.root + name)
+            else:
+                self.fs.remove(self.root + name)
+        except OSError:
+            return False
+        return True
 
     # -- inside ------------------------------------------------------------------------------------
     def _open(self):
@@ -288,33 +288,42 @@ class Store:
         journal read. -> False on a flash error (tried again at the next call)."""
         if self._opened:
             return True
-        settle(self.fs, self.root + JOURNAL + ".settle")  # see flashfs.settle
         fs, root = self.fs, self.root
         try:
+            # littlefs 2.11 finishes a rename between folders that a cut left half done at its
+            # first change after power-on (until then a listing misses the name after the
+            # moved one): removing a name that is not there is such a change, writing nothing
+            fs.remove(root + journal.DIR + ".settle")
+        except OSError:
+            pass
+        try:
             top = fs.listdir(root)
-            for name in (config.STATE_DIR, config.LOG_DIR, JOURNAL):
-                folder(fs, root + name[:-1], top)
+            for name in (config.STATE_DIR, config.LOG_DIR, journal.DIR):
+                name = name[:-1]  # each folder made, a file of its name (not ours) removed
+                if name in top:
+                    if fs.stat(root + name)[0] & 0x4000:
+                        continue
+                    fs.remove(root + name)
+                fs.mkdir(root + name)
             bad = 0
             for name in top:
                 if older(name):
                     from carddraw import migrate  # once in a device's life
-                    bad += migrate.run(self, top)
+                    bad = migrate.run(self, top)
                     break
             for name in fs.listdir(root + config.STATE_DIR):
                 if name.endswith(".tmp"):  # a write a cut left half done: the old file is whole
                     fs.remove(root + config.STATE_DIR + name)
             self.logfile.open()
-            self.settings.load()
-            damaged, self._hint = self.journal.read(self.settings.change, self.logfile.seq)
-            self.settings.loaded()
-        except OSError as e:
-            return self.flash_error(e)
+            damaged, self._hint, changes = self.journal.read(self.logfile.seq)
+            self.settings.load(changes)
+        except OSError:
+            return self.flash_error()
         self._opened = True
         self._seq = self.logfile.seq + 1
         for e in self.journal.entries:
             self._seq = max(self._seq, e.first + e.count)
-        if bad + damaged:  # a commit: the settings are known by now
-            self.report(config.LOG_FILE, "%d bad lines" % (bad + damaged), "log damaged")
+        self._damaged(bad + damaged)  # a commit: the settings are known by now
         return True
 
     def _stop_reading(self):
@@ -322,15 +331,16 @@ class Store:
             self._reading.close()
             self._reading = None
 
-    def _write_settings(self, j=None):
-        return self.settings.write(j) or self.flash_error(None)
+    def _write_settings(self, j):
+        return self.settings.write(j) or self.flash_error()
 
     def _on(self, hold):
         """The journal's records into the log, or its settings into settings.json: a step
-        (hold) or a batch. -> whether there was work (OSError on a flash error)."""
+        (hold) or a batch. -> whether there was work."""
         return (self.logfile.move(self.journal, hold)
                 or self.settings.checkpoint(self.journal.entries))
 
     def _drop(self):
         """A step of dropping a journal folder whose entries the log and settings.json hold."""
         return self.journal.drop(self.logfile.seq, self.settings.j)
+
