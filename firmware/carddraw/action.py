@@ -1,5 +1,5 @@
 # One Card Draw action (R9-R23). Pure: randomness comes in as any object with randrange(n).
-from carddraw.deck import GREEN, RED, BLACK, RuleError, build_deck, check_int, check_colour
+from carddraw.deck import RuleError, build_deck, check_int, check_colour
 
 SKILLS = ("surgery", "repair", "scan")  # R24
 
@@ -90,16 +90,16 @@ class Action:
         if colour is None:
             raise RuleError("cannot accept: no card drawn")
         self.pending = None
-        if colour == GREEN:                                   # R10
+        if colour == "green":                                 # R10
             self.deck.shift(0, -1)
             self.successes += self.green_gain()               # R11 with the first
             self.auto_applied = True
             if self.successes >= self.needed:                 # R17
                 self.state = SUCCEEDED
-        elif colour == BLACK:                                 # R14: no card added
+        elif colour == "black":                               # R14: no card added
             self.state = REFEREE if self.referee else FAILED
         else:                                                 # R12, R13: a yellow joins
-            if colour == RED:                                 # R13: a complication
+            if colour == "red":                               # R13: a complication
                 self.complications += 1
             self.deck.shift(1, 1)
         return self.state
@@ -136,7 +136,7 @@ class Action:
         """R14: the referee lets the action go on; the black card leaves the deck."""
         if self.state != REFEREE:
             raise RuleError("no black card is waiting for the referee")
-        self.deck.add(BLACK, -1)
+        self.deck.add("black", -1)
         self.state = ACTIVE
         return self.state
 

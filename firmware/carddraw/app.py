@@ -15,8 +15,7 @@ import gc
 import select
 import sys
 
-from carddraw import config
-from carddraw.controller import Controller
+from carddraw import config, controller
 from carddraw.face import DARK, Face
 from carddraw.rng import Rng
 from carddraw.store import Store
@@ -47,7 +46,7 @@ class App:
         # the log's last action, played again (R14); a safe boot (two failed in a row) leaves
         # it, in case it is what failed: set-up, said on screen and logged
         records, hint = (None, "") if safe else store.open_action()
-        c = self.controller = Controller(settings, rng, now_ms, replay=(records, hint))
+        c = self.controller = controller.Controller(settings, rng, now_ms, replay=(records, hint))
         if c.play is not None:
             c.record("resume", screen=c.view().screen)
         if safe:
@@ -116,9 +115,10 @@ class App:
 
     def open_console(self):
         if self.console is None:
-            from carddraw.protocol import Console
+            from carddraw import protocol
             got = self.listening  # None: lines only through line()
-            self.console = Console(self, got and got["stream"], got and got["out"], self.write)
+            self.console = protocol.Console(self, got and got["stream"], got and got["out"],
+                                            self.write)
             self.listening = None
         return self.console
 
@@ -252,8 +252,8 @@ class App:
             c.say("No self-test", "Not while a timed action is open: end it first.",
                   beep="warn")
             return False
-        from carddraw.selftest import SelfTest  # a rare path: imported on first use, kept
-        self.selftest = SelfTest(self.board, self.store, now)
+        from carddraw import selftest  # a rare path: imported on first use, kept
+        self.selftest = selftest.SelfTest(self.board, self.store, now)
         return True
 
     # -- the board's loop ------------------------------------------------------------------------

@@ -1,9 +1,7 @@
 """The bench's hardware tests over the USB console: `test led|display|button|draws|end`
 (protocol.py's docstring says what each answers). A rare path: protocol.test imports this
 module on the first `test` line, and keeps it."""
-from carddraw.deck import COLOURS, RuleError
-from carddraw.render import View, render
-from carddraw.settings import action_from, number
+from carddraw import deck, render, settings
 
 TESTS = "test led COLOUR, test display, test button MS, test draws N, test end"
 TEST_NAMES = ("led", "display", "button", "draws", "end")
@@ -36,7 +34,7 @@ def command(con, args, now):
         test = Test(what, ["LED test", "purple (black)" if colour == "black" else colour, "",
                            "test end: back"], None if colour == "off" else colour)
     elif what == "button":
-        ms = number(arg, 5)
+        ms = settings.number(arg, 5)
         if ms is None or not 0 < ms <= MAX_BUTTON_MS:
             return {"error": "test button needs milliseconds, 1 to %d" % MAX_BUTTON_MS}
         test = Test(what, ["Button test", "Press a button",
@@ -57,22 +55,22 @@ def command(con, args, now):
 
 def draws(app, arg):
     """R9 sampled: N draws from the set-up screen's deck, each card put back."""
-    n = number(arg, 5)
+    n = settings.number(arg, 5)
     if n is None or not 0 < n <= MAX_DRAWS:
         return {"error": "test draws needs a number of draws, 1 to %d" % MAX_DRAWS}
     c = app.controller
     if c.screen != "setup":
         return {"error": "test draws only on the set-up screen"}
-    a = action_from(c.settings)
+    a = settings.action_from(c.settings)
     counts = [0, 0, 0, 0]
     wdt = app.board.wdt
     try:
         for i in range(n):
-            counts[COLOURS.index(a.draw(c.rng))] += 1
+            counts[deck.COLOURS.index(a.draw(c.rng))] += 1
             a.pending = None  # put back: a card pending acceptance never left the deck (R15)
             if wdt is not None and not i & 1023:
                 wdt.feed()
-    except RuleError as e:  # R22: an empty deck
+    except deck.RuleError as e:  # R22: an empty deck
         return {"error": str(e)}
     return {"ok": "draws", "n": n, "deck": list(a.deck.counts()), "counts": counts}
 
@@ -97,7 +95,7 @@ class Test:
                 from carddraw.selftest import pattern  # the self-test's (a rare path)
                 pattern(board.display, 0)
             else:
-                render(View("test", self.lines), board.display)
+                render.render(render.View("test", self.lines), board.display)
             board.display.show()
 
     def press(self, con, name, kind):

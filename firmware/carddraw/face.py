@@ -4,8 +4,7 @@
 # changed (render.py, ssd1306.py), then the sounds. Also what the display adds of its own: the
 # notices on the bottom line, the battery icon, an error until the next press, and dimming
 # when nobody has pressed for a while. Pure but for the board it is given.
-from carddraw import config
-from carddraw.render import View, render
+from carddraw import config, render
 
 try:
     from micropython import const
@@ -73,7 +72,7 @@ class Face:
         if self.notices:
             lines = view.lines[:config.ROWS - 1]
             lines.append(self.notices[0][:config.COLS])
-            view = View(view.screen, lines, view.led, view.blink)
+            view = render.View(view.screen, lines, view.led, view.blink)
         if view.screen != self.screen:  # a new screen, by a press or by itself (the summary,
             self.screen = view.screen    # a timed card): at full brightness, the clock anew
             self.last_input = now
@@ -99,7 +98,7 @@ class Face:
         if drawn is view or view == drawn:
             return
         self.drawn = None  # not known while a render runs: one stopped half way left half
-        render(view, board.display, self.battery, drawn)
+        render.render(view, board.display, self.battery, drawn)
         board.display.show()
         self.drawn = view
 
@@ -152,7 +151,7 @@ class Face:
     def fail(self, why):
         """An error shown until the next press."""
         cols = config.COLS
-        self.error = View("error", ["ERROR", why[:cols], why[cols:2 * cols],
-                                    why[2 * cols:3 * cols], "", "", "any key: go on", ""],
-                          "red")
+        self.error = render.View("error", ["ERROR", why[:cols], why[cols:2 * cols],
+                                           why[2 * cols:3 * cols], "", "", "any key: go on",
+                                           ""], "red")
         self.drawn = None

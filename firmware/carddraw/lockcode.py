@@ -25,8 +25,8 @@
 # and kept only hashed ("recovery"). It opens the lock during a wait (a referee who lost the
 # code, or a player who pressed wrong codes on purpose to lock the referee out), with its count
 # ("recovery_fails") and waits of its own, the same schedule: 16.7 million codes.
-from carddraw.rng import Rng
-from carddraw.settings import LOCK_FAILS_MAX, LOCK_KEYS, code_ok, hashed  # (settings.lock_ok)
+from .rng import Rng
+from .settings import LOCK_FAILS_MAX, LOCK_KEYS, code_ok, hashed  # (settings.lock_ok)
 
 FREE_TRIES = 3                   # wrong tries before the first wait
 FIRST_WAIT_MS = 30000            # the wait after the 3rd wrong try; doubled for each after it

@@ -1,5 +1,5 @@
 # Exact odds the device shows (R25, R26). Pure, iterative, cheap enough for an RP2040.
-from carddraw.deck import GREEN, RED, BLACK, settle
+from carddraw.deck import settle
 
 # R26 stops iterating once the probability still undecided is below this. That undecided mass
 # is an exact bound on the error: the true chance lies in [result, result + undecided].
@@ -125,11 +125,11 @@ def remaining(a):
     pending card is applied (R10-R13, R8), the first green bringing the automatic successes
     (R11); None when no draw is to come (decided, or a black drawn: R26 allows no pass)."""
     pending = a.pending
-    if a.state != "active" or pending == BLACK:
+    if a.state != "active" or pending == "black":
         return None
     g, y, r, b = a.deck.counts()
     left = greens_left(a.needed, a.successes, a.green_gain() - 1)
-    if pending == GREEN:  # R10: one of them drawn (with the automatic successes, R11)
+    if pending == "green":  # R10: one of them drawn (with the automatic successes, R11)
         g -= 1
         left = max(0, left - 1)
     elif pending is not None:  # a yellow or a red
@@ -165,7 +165,7 @@ def action_risk(a):
         pending_black = 1.0 if a.state == "active" else 0.0  # a black drawn, not yet accepted
         return (1.0 if a.state == "succeeded" else 0.0), 0.0, pending_black, 0.0, 0
     won, red, black, undecided, steps = risk(*todo)
-    if a.pending == RED:
+    if a.pending == "red":
         red = 1.0
     return won, red, black, undecided, steps
 

@@ -1,9 +1,9 @@
 # The action's screens (see screens.py for the interface): the deck (active), the card, the
 # stop question, a black awaiting the referee, success, the finishing countdown, the summary
 # and failed. They show and drive the action in play (ctl.play, play.py). Pure: no I/O.
-from carddraw.render import CardPicture, DeckPicture
-from carddraw.screens import Menu, Screen
-from carddraw.texts import (COLOUR_INDEX, COLOUR_NAMES, KINDS, deck_line, odds_words, said,
+from .render import CardPicture, DeckPicture
+from .screens import Menu, Screen
+from .texts import (COLOUR_INDEX, COLOUR_NAMES, KINDS, deck_line, odds_words, said,
                             skill_name, tally)
 
 # the action's states (action.py) and colours (deck.py) by their names

@@ -16,8 +16,7 @@ after the last console line, and at a reboot (it is only in RAM); each start and
 import json
 import select
 
-from carddraw import config, lockcode
-from carddraw.settings import code_ok, number
+from carddraw import config, lockcode, settings
 
 try:
     from micropython import const
@@ -285,7 +284,8 @@ class Unlock:
 
 def unlock(con, cmd, args, now):
     code = args[0].upper() if args else ""
-    if not (code_ok(code) or len(code) == lockcode.RECOVERY and all(c in "RHDS" for c in code)):
+    if not (settings.code_ok(code)
+            or len(code) == lockcode.RECOVERY and all(c in "RHDS" for c in code)):
         return {"error": "unlock needs the referee code: 4 to 8 letters of R, H, D, S"}
     job = Unlock()
     why = con.app.controller.lockout.attempt(code, job.judged)
@@ -321,7 +321,7 @@ def maint(con, cmd, args, now):
 
 
 def wait(con, cmd, args, now):
-    ms = number(args[0] if args else None)
+    ms = settings.number(args[0] if args else None)
     if ms is None or ms > _MAX_WAIT_MS:
         return {"error": "wait needs milliseconds, 0 to %d" % _MAX_WAIT_MS}
     con.wait_until = now + ms
@@ -332,7 +332,7 @@ def show(con, cmd, args, now):
 
 
 def seed(con, cmd, args, now):
-    n = number(args[0] if args else None)
+    n = settings.number(args[0] if args else None)
     if n is None:
         return {"error": "seed needs a whole number, 0 to 999999999"}
     why = con.app.controller.seed(n)

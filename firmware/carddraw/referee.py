@@ -8,11 +8,11 @@
 #   Referee    the items that apply now (RefMenu.offered).
 #   Adjust     pick a colour with DRAW, then RANK removes one card, HELP adds one (R19, R8).
 #   New code   4 to 8 presses, then hold DRAW saves, hold RANK starts over.
-from carddraw import lockcode
-from carddraw.deck import COLOURS
-from carddraw.screens import Menu, Screen, Setup
-from carddraw.settings import LOCK_MAX, LOCK_MIN
-from carddraw.texts import COLOUR_NAMES, deck_line, shown_code
+from . import lockcode
+from .deck import COLOURS
+from .screens import Menu, Screen, Setup
+from .settings import LOCK_MAX, LOCK_MIN
+from .texts import COLOUR_NAMES, deck_line, shown_code
 
 LOCK_TEXT = ["Referee lock", "Enter the code", "on the buttons:", ""]
 WAIT_TEXT = ["Referee lock", "Too many wrong", "codes: no code", "is taken until",

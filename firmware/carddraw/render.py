@@ -21,7 +21,7 @@
 # picture under the same title bar redraws its stage and the deck's cells that changed; a
 # text view under the same title its lines that changed. The SSD1306 driver then sends only
 # the columns that changed (ssd1306.py): a draw sends about half a frame.
-from carddraw.config import COLS, ROWS, SKILLS, TITLE_COLS
+from .config import COLS, ROWS, SKILLS, TITLE_COLS
 
 try:
     from micropython import const

@@ -12,7 +12,7 @@ FAILED) and ends on a fresh press of DRAW or after END_MS. The result goes to th
 {"ev": "selftest"}.
 """
 from carddraw import config
-from carddraw.render import View, render
+from carddraw import render
 
 
 def pattern(d, invert):
@@ -132,7 +132,7 @@ class SelfTest:
             self._show("Result", *(lines + ["", "DRAW: start"]))
 
     def _show(self, *lines):
-        render(View("selftest", ["Self-test"] + list(lines)), self.board.display)
+        render.render(render.View("selftest", ["Self-test"] + list(lines)), self.board.display)
         self.board.display.show()
 
     def _log(self, now, error):

@@ -2,8 +2,8 @@
 # the action's own words (R24), and the lines every screen builds from them. Pure: no I/O.
 # Screens import this module, never the controller. No rule numbers on a screen: they belong
 # in the comments.
-from carddraw.config import COLS, SKILLS
-from carddraw.odds import fmt_chance
+from .config import COLS, SKILLS
+from .odds import fmt_chance
 
 COLOUR_NAMES = ("Green", "Yellow", "Red", "Black")   # by deck.COLOURS
 KINDS = ("Success", "Setback", "Complication", "Catastrophe")  # what each colour is (R1)
