@@ -113,11 +113,11 @@ def firmware_text():
 
 
 def test_the_bench_page_names_every_command_the_console_answers():
-    from carddraw import benchtest, protocol
+    from carddraw import protocol, selftest
     text = read(os.path.join(DOCS, "bench.md"))
     for cmd in protocol.HANDLERS:
         assert "`%s" % cmd in text, cmd
-    for test in benchtest.TEST_NAMES:
+    for test in selftest.TEST_NAMES:
         assert "`test %s" % test in text, test
     for gated in protocol.GATED:  # each said to need bench mode
         assert "`%s" % gated in text.split("In bench mode only")[1].split("## ")[0], gated
@@ -132,3 +132,15 @@ def test_the_bench_page_lists_every_kind_of_record_the_firmware_logs():
     text = read(os.path.join(DOCS, "bench.md"))
     missing = sorted(k for k in kinds if "| `%s` |" % k not in text)
     assert not missing, "docs/bench.md does not list these records: %s" % missing
+
+
+def test_the_firmware_page_names_every_module_once_in_its_parts_table():
+    """docs/firmware.md's table of parts: each module of firmware/carddraw in exactly one
+    part, and no module that is not there (a module merged or added shows up here)."""
+    text = read(os.path.join(DOCS, "firmware.md"))
+    table = [line for line in text.splitlines() if line.startswith("| the ")]
+    named = re.findall(r"`(\w+)`", " ".join(line.split("|")[2] for line in table))
+    modules = sorted(n[:-3] for n in os.listdir(FIRMWARE) if n.endswith(".py")
+                     and n != "__init__.py")
+    assert sorted(n for n in named if n != "main") == modules
+    assert len(named) == len(set(named))
