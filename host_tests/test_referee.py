@@ -55,11 +55,11 @@ def menu_rows(c):
     return sorted(set(rows), key=LABELS.index)
 
 
-def test_each_item_is_a_label_and_its_deed():
+def test_each_item_is_a_label_that_fits():
     for c in (device(), device(frozen=True), device(("black",), referee=True, black=1)):
         keys(c, "D D D" if c.settings["referee"] else "")
-        for label, deed in offered(c):
-            assert label in LABELS and len(label) <= 15 and callable(deed)
+        for label in offered(c):
+            assert label in LABELS and len(label) <= 15
 
 
 @pytest.mark.parametrize("colours,settings,seq,want", [
@@ -79,7 +79,7 @@ def test_each_item_is_offered_exactly_when_its_rule_allows(colours, settings, se
     c = device(colours, **settings)
     keys(c, seq)
     assert expected_items(c) == want
-    assert [item[0] for item in offered(c)] == want
+    assert offered(c) == want
     assert menu_rows(c) == want                                  # and on the screen
 
 
@@ -92,7 +92,7 @@ def test_the_menu_follows_the_rules_in_any_state(colours, presses, present, redr
     c = device(colours, referee=present, redraws=redraws, black=1, needed=3)
     for seq in presses:
         keys(c, seq)
-        assert [item[0] for item in offered(c)] == expected_items(c)
+        assert offered(c) == expected_items(c)
 
 
 def test_the_lock_opens_only_with_the_code_and_never_logs_it():

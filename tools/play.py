@@ -21,7 +21,7 @@ from carddraw.odds import next_card, action_risk, fmt_chance
 from carddraw.deck import COLOURS
 from carddraw.rng import Rng
 # R24: the firmware's own words for each skill and colour, not a copy of them
-from carddraw.texts import KINDS, skill_name, words
+from carddraw.texts import KINDS, capital, words
 
 LEAD_ASK = ("draw or stop? [d/s] ", {"d": "draw", "s": "stop"}, "stop")
 CARD_ASK = ("accept or redraw? [a/r] ", {"a": "accept", "r": "redraw"}, "accept")
@@ -96,7 +96,7 @@ AFTERWORDS = {"stopped": ": a failed attempt, this task cannot be tried again to
 
 
 def play(a, rng, answer, out):
-    out.write("%s: %s\n" % (skill_name(a.skill), odds.plural(a.needed, "success")
+    out.write("%s: %s\n" % (capital(a.skill), odds.plural(a.needed, "success")
                             + " needed"))
     while a.state == "active":
         show_odds(a, out)

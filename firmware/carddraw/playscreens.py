@@ -1,10 +1,10 @@
 # The action's screens (see screens.py for the interface): the deck (active), the card, the
 # stop question, a black awaiting the referee, success, the finishing countdown, the summary
 # and failed. They show and drive the action in play (ctl.play, play.py). Pure: no I/O.
+from .deck import COLOURS
 from .render import CardPicture, DeckPicture
 from .screens import Menu, Screen
-from .texts import (COLOUR_INDEX, COLOUR_NAMES, KINDS, deck_line, odds_words, said,
-                            skill_name, tally)
+from .texts import KINDS, capital, deck_line, odds_words, said, tally
 
 # the action's states (action.py) and colours (deck.py) by their names
 OUTCOMES = {"succeeded": "Success reached!", "failed": "The action fails",
@@ -41,7 +41,7 @@ class Active(Screen):
         left = self.seconds()  # None: not timed
         counts = action.deck.counts()
         chance, risk = odds_words(play.odds_shown())
-        lines = [skill_name(action.skill) + ("" if left is None else " timed"),
+        lines = [capital(action.skill) + ("" if left is None else " timed"),
                  deck_line(counts), "Chance  " + chance, risk, tally(action),
                  "Draw %d Redraws %d" % (action.draws, action.redraws_left)]
         if play.warn:  # R21: white, a colour no card has
@@ -68,7 +68,7 @@ class Active(Screen):
             hint = "call the referee"
         if left is not None:  # no countdown to a draw an empty deck won't give
             side = ("Next %ds" % left if sum(counts) else "Empty", side[0])
-        return DeckPicture(action.skill, skill_name(action.skill), counts,
+        return DeckPicture(action.skill, capital(action.skill), counts,
                            chance.strip(), side, (hint, tally(action))), \
             "white" if play.warn else None
 
@@ -79,7 +79,7 @@ def card_label(action, colour, applied):
     action: "Success +3: 3/4" (R11); "Setback" (R12), "Complication 2" (the action's count
     after it, R13), "Catastrophe" (R14). A card not yet applied (R15) says what it will do if
     accepted, the same label it keeps then: the lead decides on a redraw by exactly that."""
-    kind = KINDS[COLOUR_INDEX[colour]]
+    kind = KINDS[COLOURS.index(colour)]
     if colour == "green":
         if applied:
             # only greens bring successes, so the first green is the one whose successes
@@ -126,7 +126,7 @@ class Card(Screen):
         play = self.ctl.play
         action = play.action
         colour = play.card
-        lines = [COLOUR_NAMES[COLOUR_INDEX[colour]] + " card",
+        lines = [capital(colour) + " card",
                  card_label(action, colour, play.applied)] + list(said(action.skill, colour))
         if not play.applied:
             return lines + ["Redraws left %d" % action.redraws_left, "DRAW: keep it",
@@ -154,7 +154,7 @@ class Card(Screen):
         words = said(action.skill, colour, 12)  # beside the card 12 fit 8 px apart
         if not words[1]:
             words = words[:1]
-        return CardPicture(action.skill, skill_name(action.skill), action.deck.counts(),
+        return CardPicture(action.skill, capital(action.skill), action.deck.counts(),
                            colour, label, words, (foot,)), colour
 
 
@@ -268,7 +268,7 @@ class Summary(Ended):
 
     def lines(self):
         action = self.ctl.play.action
-        return ["Summary", skill_name(action.skill),
+        return ["Summary", capital(action.skill),
                 "Outcome: " + ("stopped" if action.state == "stopped" else "success"),
                 "Successes %d/%d" % (action.successes, action.needed),
                 "Complications %d" % action.complications, "Draws %d" % action.draws,

@@ -12,7 +12,7 @@ from . import lockcode
 from .deck import COLOURS
 from .screens import Menu, Screen, Setup
 from .settings import LOCK_MAX, LOCK_MIN
-from .texts import COLOUR_NAMES, deck_line, shown_code
+from .texts import capital, deck_line, shown_code
 
 LOCK_TEXT = ["Referee lock", "Enter the code", "on the buttons:", ""]
 WAIT_TEXT = ["Referee lock", "Too many wrong", "codes: no code", "is taken until",
@@ -120,78 +120,66 @@ class RefMenu(Menu):
     held = True
 
     def offered(self):
-        """The items that apply now, in the menu's order: (label, what choosing it does)."""
+        """The labels of the items that apply now, in the menu's order (choose() does them)."""
         ctl = self.ctl
         play = ctl.play
         if play is None:  # the referee's task, frozen or not: from set-up only
-            return [("Change code", self.new_code),
-                    ("Unfreeze task" if ctl.settings["frozen"] else "Freeze task",
-                     self.freeze_task)]
+            return ["Change code", "Unfreeze task" if ctl.settings["frozen"] else "Freeze task"]
         action = play.action
         state = action.state
         items = []
         if state == "referee":  # R14: a black awaits the referee
-            items = [("Black: go on", self.go_on), ("Black: fail", self.fail)]
+            items = ["Black: go on", "Black: fail"]
         if state == "active" and action.pending is None:  # between draws
-            items.append(("Helper leaves", self.helper_leaves))  # R18
+            items.append("Helper leaves")  # R18
             if action.referee:  # R19: a referee present only
-                items.append(("Adjust deck", self.adjust))
+                items.append("Adjust deck")
         if play.can_undo():
-            items.append(("Undo last draw", self.undo))
+            items.append("Undo last draw")
         if state == "active" or state == "referee":  # the action runs
-            items.append(("End action", self.end_action))
-        return items + [("Change code", self.new_code)]
+            items.append("End action")
+        return items + ["Change code"]
 
     def rows(self):
-        return [(item[0], "") for item in self.offered()]
+        return [(label, "") for label in self.offered()]
 
     def choose(self, index):
-        self.offered()[index][1]()
+        """What the item chosen does."""
+        ctl = self.ctl
+        play = ctl.play
+        item = self.offered()[index]
+        if item == "Black: go on":
+            play.referee_continue()
+            ctl.go_home()
+        elif item == "Black: fail":
+            play.referee_fail()
+            ctl.go_home()
+        elif item == "Helper leaves":
+            helping = play.helper_leaves()
+            ctl.say("Helper left", "%d helping now. Deck %s" % (
+                helping, deck_line(play.action.deck.counts())), self, "click")
+        elif item == "Adjust deck":
+            ctl.goto(Adjust(ctl, self.back))
+        elif item == "Undo last draw":
+            play.undo_draw()
+            ctl.say("Undone", "The last draw is undone.", ctl.home(), "click")
+        elif item == "End action":
+            play.end_by_referee()
+            ctl.clear()
+            ctl.say("Ended", "The referee ended the action.", Setup(ctl), "click")
+        elif item == "Change code":
+            ctl.goto(NewCode(ctl, self.back))
+        else:  # a referee-prepared task (settings.FROZEN): kept for every action until unfrozen
+            frozen = not ctl.settings["frozen"]
+            ctl.change("frozen", frozen)
+            ctl.record("settings", frozen=frozen)
+            ctl.say("Task frozen" if frozen else "Task unfrozen",
+                    "Cards, needed, bonus, auto, redraws, referee and timing stay for every "
+                    "action." if frozen else "Anyone may set the task again.", Setup(ctl),
+                    "click")
 
     def stop(self):
         self.ctl.leave()
-
-    # -- what the items do
-    def go_on(self):
-        self.ctl.play.referee_continue()
-        self.ctl.go_home()
-
-    def fail(self):
-        self.ctl.play.referee_fail()
-        self.ctl.go_home()
-
-    def helper_leaves(self):
-        ctl = self.ctl
-        helping = ctl.play.helper_leaves()
-        ctl.say("Helper left", "%d helping now. Deck %s" % (
-            helping, deck_line(ctl.play.action.deck.counts())), self, "click")
-
-    def adjust(self):
-        self.ctl.goto(Adjust(self.ctl, self.back))
-
-    def undo(self):
-        ctl = self.ctl
-        ctl.play.undo_draw()
-        ctl.say("Undone", "The last draw is undone.", ctl.home(), "click")
-
-    def end_action(self):
-        ctl = self.ctl
-        ctl.play.end_by_referee()
-        ctl.clear()
-        ctl.say("Ended", "The referee ended the action.", Setup(ctl), "click")
-
-    def new_code(self):
-        self.ctl.goto(NewCode(self.ctl, self.back))
-
-    def freeze_task(self):
-        """A referee-prepared task (settings.FROZEN): kept for every action until unfrozen."""
-        ctl = self.ctl
-        frozen = not ctl.settings["frozen"]
-        ctl.change("frozen", frozen)
-        ctl.record("settings", frozen=frozen)
-        ctl.say("Task frozen" if frozen else "Task unfrozen",
-                "Cards, needed, bonus, auto, redraws, referee and timing stay for every action."
-                if frozen else "Anyone may set the task again.", Setup(ctl), "click")
 
 
 class Adjust(Menu):
@@ -203,7 +191,8 @@ class Adjust(Menu):
     held = True
 
     def rows(self):
-        return list(zip(COLOUR_NAMES, self.ctl.play.action.deck.counts()))
+        return [(capital(colour), count)
+                for colour, count in zip(COLOURS, self.ctl.play.action.deck.counts())]
 
     def choose(self, index):
         self.editing = True

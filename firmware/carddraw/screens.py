@@ -11,7 +11,7 @@ from . import config, lockcode, settings as known
 from .config import ROWS, SKILLS
 from .deck import COLOURS, build_deck
 from .odds import planned_odds
-from .texts import deck_line, odds_words, skill_name, wrap
+from .texts import capital, deck_line, odds_words, wrap
 
 MSG_MS = 10000  # a message goes back by itself after this long (R21: nothing stalls)
 
@@ -169,7 +169,7 @@ class Setup(Screen):
     def lines(self):
         ctl = self.ctl
         settings = ctl.settings
-        skill = skill_name(settings["skill"])
+        skill = capital(settings["skill"])
         title = ("Chain: " + skill) if ctl.chained else (skill + " set-up")
         counts = ctl.plan.counts()
         chance, risk = odds_words(ctl.plan.odds)  # "..." until worked out
@@ -319,7 +319,7 @@ class Options(Menu):
         rows = []
         for label, name in zip(known.LABELS.split("|"), known.OPTIONS):
             if name == "skill":  # its name is longer than a value column
-                rows.append((label + " " + skill_name(settings["skill"]), ""))
+                rows.append((label + " " + capital(settings["skill"]), ""))
             else:
                 rows.append((label, shown_value(name, settings[name])))
         return rows

@@ -3,9 +3,9 @@
 # Screens import this module, never the controller. No rule numbers on a screen: they belong
 # in the comments.
 from .config import COLS, SKILLS
+from .deck import COLOURS
 from .odds import fmt_chance
 
-COLOUR_NAMES = ("Green", "Yellow", "Red", "Black")   # by deck.COLOURS
 KINDS = ("Success", "Setback", "Complication", "Catastrophe")  # what each colour is (R1)
 WORDS = (  # R24: what each colour means in each action (SKILLS order, then COLOURS order)
     ("a clean stitch holds", "the patient stirs", "a nicked blood vessel", "the heart stops"),
@@ -13,17 +13,16 @@ WORDS = (  # R24: what each colour means in each action (SKILLS order, then COLO
      "the core overloads"),
     ("a clear reading", "signal noise", "particles destabilise", "the field collapses"),
 )
-COLOUR_INDEX = {"green": 0, "yellow": 1, "red": 2, "black": 3}
 
 
-def skill_name(skill):
-    """A skill's name on the screens: "Surgery", "Repair", "Scan" (config.SKILLS')."""
-    return skill[0].upper() + skill[1:]
+def capital(name):
+    """A skill's or a colour's name on the screens, its id capitalised: "Surgery", "Green"."""
+    return name[0].upper() + name[1:]
 
 
 def words(skill, colour):
     """R24: a card's result in the action's own words."""
-    return WORDS[SKILLS.index(skill)][COLOUR_INDEX[colour]]
+    return WORDS[SKILLS.index(skill)][COLOURS.index(colour)]
 
 
 _SAID = {}
