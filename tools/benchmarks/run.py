@@ -28,16 +28,17 @@ import lockbench  # noqa: E402
 import memory  # noqa: E402
 import oddsbench  # noqa: E402
 import passes  # noqa: E402
+import passfigures  # noqa: E402
 import presses  # noqa: E402
 from report import Report, why  # noqa: E402
 
 PARTS = (
     ("sizes", "Sizes: the .mpy files make deploy copies", memory.sizes_part),
     ("flash", "Flash work per loop pass (littlefs-python, the board's geometry)",
-     passes.flash_part),
-    ("chip", "Chip time per event, estimated (ms)", passes.chip_part),
+     passfigures.flash_part),
+    ("chip", "Chip time per event, estimated (ms)", passfigures.chip_part),
     ("display", "Display traffic per draw (the ssd1306 driver's I2C writes)",
-     passes.display_part),
+     passfigures.display_part),
     ("heap", "Heap (native MicroPython, a Pico-sized heap; the MicroPython VM)",
      memory.heap_part),
     ("soak", "Soak (native MicroPython, DESIGN's 200 KB heap)", memory.soak_part),
