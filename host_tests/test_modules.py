@@ -2,9 +2,9 @@
 inside functions too, read with ast); the house rules (only board.py touches the hardware
 modules, only the shell and the board the clock and asyncio; nothing loads or drops modules
 by hand); every module imported once and kept: boot imports everything but the rare paths
-(carddraw.protocol, the USB console and bench commands, on the first console byte, and its
-benchtest on the first `test` line;
-carddraw.selftest, the power-on self-test; the log's export and old-log repair), and playing
+(carddraw.protocol, the USB console and bench commands, on the first console byte;
+carddraw.selftest, the power-on self-test and the bench's `test` lines; the log's export and
+old-log repair), and playing
 imports and drops nothing. Checked under CPython (a fresh interpreter) and in the MicroPython
 VM (the simulator, which boots as app.main() does).
 """
@@ -163,7 +163,7 @@ def test_protocol_and_selftest_are_not_in_the_boot_heap_on_cpython(tmp_path):
     assert out["line"] == [True, False] and out["reply"] == "setup"
 
 
-RARE = ("protocol", "benchtest", "selftest", "logexport", "migrate")
+RARE = ("protocol", "selftest", "logexport", "migrate")
 WARM = ("action", "play", "playscreens", "referee", "saved")
 
 
@@ -216,6 +216,6 @@ def test_every_module_is_imported_once_and_kept_in_the_vm():
     assert r["before"] == [m for m in r["boot"] if m not in WARM]
     assert r["line"] == sorted(r["boot"] + ["protocol"]) and r["reply"] == "setup"
     assert r["played"] == r["line"]                     # nothing new, nothing dropped
-    assert r["display"] == sorted(r["line"] + ["benchtest", "selftest"])  # its pattern
+    assert r["display"] == sorted(r["line"] + ["selftest"])  # the bench's tests
     assert r["selftest"] is True and r["after"][0]
     assert r["after"][1] == r["display"]                # it stays once imported

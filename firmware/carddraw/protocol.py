@@ -64,7 +64,7 @@ class Console:
         self.queue = []          # lines waiting for the command before them
         self.wait_until = None   # a `wait` (or `test button`) holding the queue until then
         self.job = None          # a command that runs over passes (Pressed, Unlock, Export)
-        self.test = None         # a bench test (benchtest.Test) owning the LED and display
+        self.test = None         # a bench test (selftest.Test) owning the LED and display
         self.bench = None        # bench mode: the time of the last console line, or None
         self.maint = False       # the interrupt key is on (maintenance)
         self.restart_at = None   # maint's reset is due then
@@ -346,9 +346,9 @@ def log(con, cmd, args, now):
 
 
 def test(con, cmd, args, now):
-    """`test led|display|button|draws|end`: benchtest.py (a rare path: imported on first use)."""
-    from carddraw import benchtest
-    return benchtest.command(con, args, now)
+    """`test led|display|button|draws|end`: selftest.py (a rare path: imported on first use)."""
+    from carddraw import selftest
+    return selftest.command(con, args, now)
 
 
 HANDLERS = {"press": press, "long": press, "wait": wait, "show": show, "seed": seed, "log": log,

@@ -1,29 +1,44 @@
-"""The power-on self-test (DRAW held at power-on), and the display pattern it shows.
+"""The hardware tests: the power-on self-test (DRAW held at power-on) and the bench's
+`test led|display|button|draws|end` over the USB console, with the display pattern both show.
 
 A rare path: App.begin_selftest imports it on first use, and App.loop_pass runs
 SelfTest.step(now) every pass in place of the app's own work (so the board's loop, the
-watchdog feed and the simulator are the same as ever). The bench's `test display`
-(protocol.py) borrows pattern().
+watchdog feed and the simulator are the same as ever); protocol.test imports it on the first
+`test` line. Either way it is kept.
 
-The screen walks through the LED colours, the display pattern and its inverse (every pixel
-lit once), the buzzer's patterns, the battery voltage, then asks for each button in turn
-("press RANK", "RANK ok", or after PROMPT_MS "RANK: no press"), says "self-test passed" (or
-FAILED) and ends on a fresh press of DRAW or after END_MS. The result goes to the log as
-{"ev": "selftest"}.
+The self-test's screen walks through the LED colours, the display pattern and its inverse
+(every pixel lit once), the buzzer's patterns, the battery voltage, then asks for each button
+in turn ("press RANK", "RANK ok", or after PROMPT_MS "RANK: no press"), says "self-test
+passed" (or FAILED) and ends on a fresh press of DRAW or after END_MS. The result goes to the
+log as {"ev": "selftest"}. protocol.py's docstring says what each bench test answers.
 """
-from carddraw import config
-from carddraw import render
+from carddraw import config, deck, render, settings
+
+try:
+    from micropython import const
+except ImportError:  # CPython (the tests, the tools): const(n) is n
+    const = int  # type: ignore[assignment]
 
 
 def pattern(d, invert):
-    """A checkerboard of 8 x 8 squares in a one-pixel border; invert=1 lights the other half
-    of the squares, so the two together light every pixel."""
+    """A checkerboard of 8 x 8 squares in a one-pixel border, shown; invert=1 lights the
+    other half of the squares, so the two together light every pixel."""
     on = 1 - invert
     d.fill(invert)
     for y in range(0, d.height, 8):
         for x in range((y >> 3 & 1) << 3, d.width, 16):
             d.fill_rect(x, y, 8, 8, on)
     d.rect(0, 0, d.width, d.height, 1)
+    d.show()
+
+
+def draw(d, screen, lines):
+    """Text lines on the display d, shown."""
+    render.render(render.View(screen, lines), d)
+    d.show()
+
+
+LEDS = ("green", "yellow", "red", "black", "off")  # both tests' LED colours (black: purple)
 
 
 # -- the power-on self-test ----------------------------------------------------------------
@@ -44,7 +59,7 @@ class SelfTest:
     def __init__(self, board, store, now=0):
         self.board = board
         self.store = store
-        self.stages = ([("led", c) for c in ("green", "yellow", "red", "black", None)]
+        self.stages = ([("led", c) for c in LEDS]
                        + [("pattern", 0), ("pattern", 1)]
                        + [("buzzer", p) for p in BUZZER] + [("battery", None)]
                        + [("button", b) for b in config.BUTTONS] + [("end", None)])
@@ -101,13 +116,12 @@ class SelfTest:
         self.answered = False  # a button stage: asking until pressed or the time is up
         board = self.board
         if kind == "led":
-            board.led.show(arg)
+            board.led.show(None if arg == "off" else arg)
             self.until = now + LED_MS
-            self._show("LED", "", "purple" if arg == "black" else arg or "off")
+            self._show("LED", "", "purple" if arg == "black" else arg)
         elif kind == "pattern":
             board.led.show(None)
             pattern(board.display, arg)
-            board.display.show()
             self.until = now + PATTERN_MS
         elif kind == "buzzer":
             board.buzzer.play(arg, now)
@@ -132,8 +146,7 @@ class SelfTest:
             self._show("Result", *(lines + ["", "DRAW: start"]))
 
     def _show(self, *lines):
-        render.render(render.View("selftest", ["Self-test"] + list(lines)), self.board.display)
-        self.board.display.show()
+        draw(self.board.display, "selftest", ["Self-test"] + list(lines))
 
     def _log(self, now, error):
         r = {"ev": "selftest", "ms": now, "result": "passed" if self.passed else "failed",
@@ -141,3 +154,121 @@ class SelfTest:
         if error:
             r["error"] = error[:120]
         self.store.log(r)
+
+
+# -- the bench's tests (protocol.test) -----------------------------------------------------
+TESTS = "test led COLOUR, test display, test button MS, test draws N, test end"
+TEST_NAMES = ("led", "display", "button", "draws", "end")
+_MAX_BUTTON_MS = const(60000)
+_MAX_DRAWS = const(10000)
+
+
+def command(con, args, now):
+    """`test led|display|button|draws|end` (con: protocol.Console): the first three start a
+    Test (see Test)."""
+    app = con.app
+    what = args[0].lower() if args else ""
+    arg = args[1] if len(args) > 1 else None
+    if what not in TEST_NAMES or len(args) > 2:
+        return {"error": "test needs one of: " + TESTS}
+    if what == "draws":
+        return draws(app, arg)
+    if arg is not None and (what == "end" or what == "display"):
+        return {"error": "test %s takes no argument" % what}
+    if what == "end":
+        con.end_test()
+        return {"ok": "end"}
+    if what == "led":
+        colour = (arg or "").lower()
+        if colour == "purple":
+            colour = "black"
+        if colour not in LEDS:
+            return {"error": "test led needs a colour: green, yellow, red, black (purple) or off"}
+        test = Test(what, ["LED test", "purple (black)" if colour == "black" else colour, "",
+                           "test end: back"], None if colour == "off" else colour)
+    elif what == "button":
+        ms = settings.number(arg, 5)
+        if ms is None or not 0 < ms <= _MAX_BUTTON_MS:
+            return {"error": "test button needs milliseconds, 1 to %d" % _MAX_BUTTON_MS}
+        test = Test(what, ["Button test", "Press a button",
+                           "within %d s" % ((ms + 999) // 1000)], None, ms)
+    else:
+        test = Test(what)  # the display's pattern
+    app.wake(now)
+    con.test = test
+    test.output(app)  # at once, so the reply can say what the LED and display show
+    if test.button_ms:
+        con.wait_until = now + test.button_ms
+        return None
+    if what == "led":
+        return {"ok": "led", "colour": colour, "rgb": list(app.board.led.value)}
+    d = app.board.display
+    return {"ok": "display", "lit": lit(d), "pixels": 8 * len(d.buffer)}
+
+
+def draws(app, arg):
+    """R9 sampled: N draws from the set-up screen's deck, each card put back."""
+    n = settings.number(arg, 5)
+    if n is None or not 0 < n <= _MAX_DRAWS:
+        return {"error": "test draws needs a number of draws, 1 to %d" % _MAX_DRAWS}
+    c = app.controller
+    if c.screen != "setup":
+        return {"error": "test draws only on the set-up screen"}
+    a = settings.action_from(c.settings)
+    counts = [0, 0, 0, 0]
+    wdt = app.board.wdt
+    try:
+        for i in range(n):
+            counts[deck.COLOURS.index(a.draw(c.rng))] += 1
+            a.pending = None  # put back: a card pending acceptance never left the deck (R15)
+            if wdt is not None and not i & 1023:
+                wdt.feed()
+    except deck.RuleError as e:  # R22: an empty deck
+        return {"error": str(e)}
+    return {"ok": "draws", "n": n, "deck": list(a.deck.counts()), "counts": counts}
+
+
+class Test:
+    """A bench test in progress (name: led, display or button): what the LED and the display
+    show until it ends; lines None: the display's pattern."""
+
+    def __init__(self, name, lines=None, led=None, button_ms=0):
+        self.name = name
+        self.lines = lines
+        self.led = led
+        self.button_ms = button_ms
+        self.shown = False
+
+    def output(self, app):
+        board = app.board
+        board.led.show(self.led)
+        if not self.shown:
+            self.shown = True
+            if self.lines is None:
+                pattern(board.display, 0)
+            else:
+                draw(board.display, "test", self.lines)
+
+    def press(self, con, name, kind):
+        """A physical press: answers `test button`, and ends the test either way."""
+        if self.button_ms and con.wait_until is not None:
+            con.wait_until = None
+            con.reply({"ok": "button", "button": name, "kind": kind})
+        con.end_test()
+
+    def timeout(self, con):
+        """The held queue's time is up: `test button` saw no press (or a `wait` ran out)."""
+        if not self.button_ms:
+            return {"ok": "wait"}
+        con.end_test()
+        return {"error": "no button pressed in %d ms" % self.button_ms}
+
+
+def lit(d):
+    """Lit pixels in the frame the display was last given."""
+    n = 0
+    for b in d.buffer:
+        while b:
+            b &= b - 1
+            n += 1
+    return n
