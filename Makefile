@@ -64,7 +64,7 @@ test: setup chromium
 # The CPython-only test files but the power-cut search (over a minute by itself): rules,
 # engine, controller, screens, searches, the store on littlefs. make test runs them all.
 CHECK = engine properties rules_cited controller controller_fuzz end_screens referee cards \
-        littleflash log_chain
+        littleflash littleflash_cuts log_chain
 check: setup
 	$(PY) -m pytest $(foreach t,$(CHECK),host_tests/test_$(t).py)
 
