@@ -14,7 +14,7 @@ import pytest
 
 from carddraw import config
 from conftest import ROOT
-from test_hardware import PINOUT
+from picofacts import PINOUT
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import pins  # noqa: E402
