@@ -22,6 +22,7 @@
 # text view under the same title its lines that changed. The SSD1306 driver then sends only
 # the columns that changed (ssd1306.py): a draw sends about half a frame.
 from .config import COLS, ROWS, SKILLS, TITLE_COLS
+from .deck import COLOURS
 
 try:
     from micropython import const
@@ -29,9 +30,7 @@ except ImportError:  # CPython (the tests, the tools): const(n) is n
     const = int  # type: ignore[assignment]
 
 _W = const(128)
-COLOURS = ("green", "yellow", "red", "black")
 LETTERS = "GYRB"
-NAMES = ("GREEN", "YELLOW", "RED", "BLACK")   # on the drawn card, beside it
 _MARK_X = const(94)  # the skill's mark, left of the battery icon
 BAT_X = 114       # battery icon: a 12x6 outline at x 114-125, y 1-6, and a nub at x 126
 _CARD_W = const(22)  # the drawn card's width (32 px high, at x 0, y 24)
@@ -255,7 +254,7 @@ class CardPicture(Picture):
         canvas.fill_rect(4, 33, 14, 14, 0)   # the colour's letter on a dark window
         canvas.rect(4, 33, 14, 14, 1)
         canvas.text(LETTERS[c], 7, 36, 1)
-        narrow(canvas, NAMES[c], 26, 24)
+        narrow(canvas, self.colour.upper(), 26, 24)  # its name beside it
         narrow(canvas, self.label, 26, 32)
         for i in range(min(2, len(self.words))):
             narrow(canvas, self.words[i], 26, 40 + 8 * i)

@@ -134,13 +134,25 @@ class Setup(Screen):
     name = "setup"
     longs = ("RANK", "HELP", "DRAW", "STOP")
 
-    def press(self, button):
+    def press(self, button, delta=1):
+        """delta: RANK (ranks) and HELP (helpers) step up a press, down a long press (-1),
+        wrapping."""
         ctl = self.ctl
+        settings = ctl.settings
         if button == "DRAW":
             ctl.start()
         elif button != "STOP":
-            self.step_team(button, 1)
-        elif ctl.settings["frozen"]:
+            name = "ranks" if button == "RANK" else "helpers"
+            low = 1 if name == "ranks" and settings["skill"] != "scan" else 0  # R3
+            high = config.NUMBERS[name][2]
+            value = settings[name] + delta
+            if value > high:
+                value = low
+            elif value < low:
+                value = high
+            ctl.change(name, value)
+            ctl.beep("click")
+        elif settings["frozen"]:
             ctl.say("Set by referee", "The referee set this task. You set ranks and helpers.")
         else:
             ctl.beep("click")
@@ -150,49 +162,46 @@ class Setup(Screen):
         if button == "DRAW":
             self.ctl.goto(Options(self.ctl))
         else:
-            self.step_team(button, -1)
-
-    def step_team(self, button, delta):
-        """RANK: ranks, HELP: helpers, a step up (press) or down (long press), wrapping."""
-        ctl = self.ctl
-        name = "ranks" if button == "RANK" else "helpers"
-        low = 1 if name == "ranks" and ctl.settings["skill"] != "scan" else 0  # R3
-        high = config.NUMBERS[name][2]
-        value = ctl.settings[name] + delta
-        if value > high:
-            value = low
-        elif value < low:
-            value = high
-        ctl.change(name, value)
-        ctl.beep("click")
+            self.press(button, -1)
 
     def lines(self):
         ctl = self.ctl
         settings = ctl.settings
         skill = capital(settings["skill"])
-        title = ("Chain: " + skill) if ctl.chained else (skill + " set-up")
         counts = ctl.plan.counts()
         chance, risk = odds_words(ctl.plan.odds)  # "..." until worked out
         needed = settings["needed"]
+        # the task's difficulty cards (R6): "Task: none", "Task: +1 red", "Task: 5 cards" for
+        # a mix; a task the referee froze, which nothing on set-up changes: "Ref: +1 red"
+        task = "Ref:" if settings["frozen"] else "Task:"
+        added = 0
+        colour = None
+        for name in COLOURS:
+            if settings[name]:
+                added += settings[name]
+                colour = name if colour is None else "mix"
+        if colour is None:
+            task += " none"
+        elif colour == "mix":
+            task += " %d cards" % added
+        else:
+            task += " +%d %s" % (added, colour)  # "Task: +9 yellow": 15
+        # a referee present (R14, R19) and timed mode (R21), in words; "" for neither
+        referee, timed = settings["referee"], settings["timed"]
+        if timed:
+            mode = ("Referee, %ds" if referee else "Timed, every %ds") % settings["interval"]
+        else:
+            mode = "Referee present" if referee else ""
         if not ctl.log_room:  # the next press's meaning, or what stops it
             hint = "Log full: export"
         elif lockcode.default(settings):  # anyone can open the lock: change the code first
             hint = "Set referee code"
         else:
             hint = "DRAW: start"
-        return [title, "Rank %d Helpers %d" % (settings["ranks"], settings["helpers"]),
-                task_line(settings), mode_line(settings), deck_line(counts),
-                ("Need %d  " % needed if needed > 1 else "Chance  ") + chance, risk, hint], None
-
-
-def mode_line(settings):
-    """A referee present (R14, R19) and timed mode (R21), in words; "" for neither."""
-    referee, timed = settings["referee"], settings["timed"]
-    if referee and timed:
-        return "Referee, %ds" % settings["interval"]
-    if timed:
-        return "Timed, every %ds" % settings["interval"]
-    return "Referee present" if referee else ""
+        return [("Chain: " + skill) if ctl.chained else (skill + " set-up"),
+                "Rank %d Helpers %d" % (settings["ranks"], settings["helpers"]), task, mode,
+                deck_line(counts), ("Need %d  " % needed if needed > 1 else "Chance  ") + chance,
+                risk, hint], None
 
 
 class Plan:
@@ -231,23 +240,6 @@ class Plan:
     def for_deck(self, counts):
         """The odds if worked out for these settings and this deck (the start logs them)."""
         return self.odds if self.odds_ready() and self.deck == counts else None
-
-
-def task_line(settings):
-    """The task's difficulty cards (R6): "Task: none", "Task: +1 red", "Task: 5 cards" for a
-    mix; a task the referee froze, which nothing on set-up changes: "Ref: +1 red"."""
-    label = "Ref:" if settings["frozen"] else "Task:"
-    added = 0
-    colour = None
-    for name in COLOURS:
-        if settings[name]:
-            added += settings[name]
-            colour = name if colour is None else "mix"
-    if colour is None:
-        return label + " none"
-    if colour == "mix":
-        return "%s %d cards" % (label, added)
-    return "%s +%d %s" % (label, added, colour)  # "Task: +9 yellow": 15
 
 
 # -- the difficulty picker ------------------------------------------------------------------
@@ -318,10 +310,17 @@ class Options(Menu):
         settings = self.ctl.settings
         rows = []
         for label, name in zip(known.LABELS.split("|"), known.OPTIONS):
+            value = settings[name]
             if name == "skill":  # its name is longer than a value column
-                rows.append((label + " " + capital(settings["skill"]), ""))
-            else:
-                rows.append((label, shown_value(name, settings[name])))
+                label += " " + capital(value)
+                value = ""
+            elif name == "interval":
+                value = "%ds" % value
+            elif name == "referee":
+                value = "yes" if value else "no"
+            elif name in config.FLAGS:
+                value = "on" if value else "off"
+            rows.append((label, value))
         return rows
 
     def choose(self, index):
@@ -360,12 +359,3 @@ class Options(Menu):
             ctl.record("settings", **changed)
         ctl.goto(Setup(ctl))
 
-
-def shown_value(name, value):
-    if name == "interval":
-        return "%ds" % value
-    if name == "referee":
-        return "yes" if value else "no"
-    if name in config.FLAGS:
-        return "on" if value else "off"
-    return value
