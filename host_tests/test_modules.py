@@ -27,22 +27,26 @@ def module_name(path, root):
     return rel.replace(os.sep, ".")
 
 
-def imports_of(path, modules):
-    """The modules of `modules` that the file imports, anywhere in it."""
+def imports_of(path, modules, name=""):
+    """The modules of `modules` that the file (module `name`) imports, anywhere in it;
+    relative imports (`from . import x`, `from .x import y`) resolved from `name`."""
     found = set()
     for node in ast.walk(ast.parse(open(path).read(), path)):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            found.add(node.module)
-            found.update(node.module + "." + a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            parts = name.split(".")[:-node.level] if node.level else []
+            module = ".".join(parts + ([node.module] if node.module else []))
+            if module:
+                found.add(module)
+                found.update(module + "." + a.name for a in node.names)
     return sorted(found & modules)
 
 
 def import_graph(root):
     paths = glob.glob(os.path.join(root, "**", "*.py"), recursive=True)
     modules = {module_name(p, root) for p in paths}
-    return {module_name(p, root): imports_of(p, modules) for p in paths}
+    return {module_name(p, root): imports_of(p, modules, module_name(p, root)) for p in paths}
 
 
 def cycles(graph):

@@ -15,10 +15,10 @@ import gc
 import select
 import sys
 
-from carddraw import config, controller
-from carddraw.face import DARK, Face
-from carddraw.rng import Rng
-from carddraw.store import Store
+from . import config, controller
+from .face import DARK, Face
+from .rng import Rng
+from .store import Store
 
 try:
     from micropython import const, kbd_intr
@@ -115,7 +115,7 @@ class App:
 
     def open_console(self):
         if self.console is None:
-            from carddraw import protocol
+            from . import protocol
             got = self.listening  # None: lines only through line()
             self.console = protocol.Console(self, got and got["stream"], got and got["out"],
                                             self.write)
@@ -214,11 +214,11 @@ class App:
             return False
         self.warmed = step + 1
         if step == 0:
-            from carddraw import play  # noqa: F401 -- and the engine's Action, saved.py
+            from . import play  # noqa: F401 -- and the engine's Action, saved.py
         elif step == 1:
-            from carddraw import playscreens  # noqa: F401
+            from . import playscreens  # noqa: F401
         else:
-            from carddraw import referee  # noqa: F401
+            from . import referee  # noqa: F401
         return True
 
     def persist(self):
@@ -252,7 +252,7 @@ class App:
             c.say("No self-test", "Not while a timed action is open: end it first.",
                   beep="warn")
             return False
-        from carddraw import selftest  # a rare path: imported on first use, kept
+        from . import selftest  # a rare path: imported on first use, kept
         self.selftest = selftest.SelfTest(self.board, self.store, now)
         return True
 
@@ -294,7 +294,7 @@ def main():
     flash; a first frame puts the count back to 0; a power cut counts nothing, so switching
     off is no way to it) the device comes up safe. DRAW held at power-on runs the self-test
     first (tools/sim/simhost.py boots the same way)."""
-    from carddraw.board import Board  # here: only the board has `machine` to import
+    from .board import Board  # here: only the board has `machine` to import
     board = Board()
     board.watchdog(config.WATCHDOG_MS)
     store = Store()
@@ -319,8 +319,8 @@ def fatal(exc):
     except Exception:  # noqa: BLE001 -- the flash may be what failed
         pass
     try:
-        from carddraw.board import Board
-        from carddraw.render import View, render
+        from .board import Board
+        from .render import View, render
         display = Board().display
         render(View("error", ["Restarting", why[:16], why[16:32], why[32:48]]), display)
         display.show()

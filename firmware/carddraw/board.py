@@ -14,9 +14,9 @@ import machine
 from machine import ADC, I2C, PWM, Pin, WDT
 from micropython import const
 
-from carddraw import config
-from carddraw.button import Button
-from carddraw.ssd1306 import SSD1306
+from . import config
+from .button import Button
+from .ssd1306 import SSD1306
 
 
 # -- Buttons -------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 board.Buttons reads the pins and feeds each Button its level; the tests feed levels and
 times straight in, on CPython or in the MicroPython VM.
 """
-from carddraw import config
+from . import config
 
 PERIOD = 1 << 30   # the board's ticks_ms() wraps round at this (MicroPython on the RP2040)
 

@@ -4,7 +4,7 @@
 # changed (render.py, ssd1306.py), then the sounds. Also what the display adds of its own: the
 # notices on the bottom line, the battery icon, an error until the next press, and dimming
 # when nobody has pressed for a while. Pure but for the board it is given.
-from carddraw import config, render
+from . import config, render
 
 try:
     from micropython import const

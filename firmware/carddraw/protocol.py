@@ -16,7 +16,7 @@ after the last console line, and at a reboot (it is only in RAM); each start and
 import json
 import select
 
-from carddraw import config, lockcode, settings
+from . import config, lockcode, settings
 
 try:
     from micropython import const
@@ -341,13 +341,13 @@ def seed(con, cmd, args, now):
 
 def log(con, cmd, args, now):
     """`log` and `log ack SEQ HASH`: logexport.py (a rare path: imported on first use)."""
-    from carddraw import logexport
+    from . import logexport
     return logexport.command(con, args)
 
 
 def test(con, cmd, args, now):
     """`test led|display|button|draws|end`: selftest.py (a rare path: imported on first use)."""
-    from carddraw import selftest
+    from . import selftest
     return selftest.command(con, args, now)
 
 

@@ -12,7 +12,7 @@ in turn ("press RANK", "RANK ok", or after PROMPT_MS "RANK: no press"), says "se
 passed" (or FAILED) and ends on a fresh press of DRAW or after END_MS. The result goes to the
 log as {"ev": "selftest"}. protocol.py's docstring says what each bench test answers.
 """
-from carddraw import config, deck, render, settings
+from . import config, deck, render, settings
 
 try:
     from micropython import const
