@@ -377,7 +377,8 @@ for step in range(300):
         view = render.View("x", ["x"], picture=make(art))
     battery = random.choice((50, 50, 50, 60, None))
     over = last if battery == battery_was else None
-    out["kept"] += over is not None and view.picture is not None and view.picture.same_bar(over.picture)
+    out["kept"] += over is not None and view.picture is not None and over.picture is not None \
+        and (over.picture.skill, over.picture.title) == (view.picture.skill, view.picture.title)
     out["lines"] += over is not None and view.picture is None and over.picture is None \
         and over.lines[:1] == view.lines[:1]
     render.render(view, canvas, battery, over)

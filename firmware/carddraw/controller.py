@@ -36,10 +36,21 @@ class Controller:
         self._beeps = render.Queue()     # for its buzzer
         self._view = None
         self.plan = Plan(self)     # the action set-up would start, and its odds
-        if resume:
-            self.resume(resume)
-        elif replay and replay[0] is not None:
-            self.replay(*replay)
+        if resume or replay and replay[0] is not None:
+            # the action from a resume_state() (tests without a store), or after a power cut
+            # the log's last action played again (play.Play.replay); unreadable: set-up, said
+            # on screen, and records that make no action close it as lost (R14: no escape
+            # from a black)
+            try:
+                from carddraw.play import Play  # (the action's side: app.WARM, after boot)
+                self.play = Play.restore(self, resume) if resume else Play.replay(self, *replay)
+            except Exception as e:
+                if not resume:
+                    self.record("end", outcome="lost", why=str(e)[:80])
+                self.say("Not resumed", "The %s is unreadable: %s" % (
+                    "saved action" if resume else "action in the log", e), Setup(self))
+            else:
+                self.shown = self.home()
 
     def press(self, name, now_ms, long=False):
         """A button press (long: a long one); a name not in config.BUTTONS does nothing."""
@@ -153,28 +164,6 @@ class Controller:
 
     def resume_state(self):
         return self.play.state() if self.play is not None else None
-
-    def resume(self, state):
-        """The action from a resume_state() (tests without a store); unreadable: set-up."""
-        try:
-            from carddraw.play import Play  # (the action's side: app.WARM, after boot)
-            self.play = Play.restore(self, state)
-        except Exception as e:
-            self.say("Not resumed", "The saved action is unreadable: %s" % e, Setup(self))
-            return
-        self.shown = self.home()
-
-    def replay(self, records, hint):
-        """After a power cut: the log's last action played again (play.Play.replay). Records
-        that make no action close it as lost (R14: no escape from a black), said on screen."""
-        try:
-            from carddraw.play import Play
-            self.play = Play.replay(self, records, hint)
-        except Exception as e:
-            self.record("end", outcome="lost", why=str(e)[:80])
-            self.say("Not resumed", "The action in the log is unreadable: %s" % e, Setup(self))
-            return
-        self.shown = self.home()
 
     def hint(self):
         """What no record says of the play, for the journal: "x" with none."""

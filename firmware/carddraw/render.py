@@ -26,16 +26,17 @@ from .deck import COLOURS
 
 try:
     from micropython import const
-except ImportError:  # CPython (the tests, the tools): const(n) is n
-    const = int  # type: ignore[assignment]
+except ImportError:  # CPython (the tests, the tools): const(x) is x
+    def const(x):  # type: ignore[no-redef]
+        return x
 
 _W = const(128)
-LETTERS = "GYRB"
+_LETTERS = const("GYRB")
 _MARK_X = const(94)  # the skill's mark, left of the battery icon
-BAT_X = 114       # battery icon: a 12x6 outline at x 114-125, y 1-6, and a nub at x 126
+BAT_X = 114  # battery icon: a 12x6 outline at x 114-125, y 1-6, and a nub at x 126
 _CARD_W = const(22)  # the drawn card's width (32 px high, at x 0, y 24)
-DECK_X = (0, 37, 66, 95)    # the deck's cells: green and black may reach two digits
-DECK_END = (37, 66, 95, 128)
+DECK_X = (0, 37, 66, 95)  # the deck's cells: green and black may reach two digits
+_DECK_END = const((37, 66, 95, 128))
 _STAGE_Y = const(23)  # the stage and the foot lines: from here down (the deck ends at y 22)
 BIG = "0123456789.%<>"
 # The pictures' columns (bit 0 the top pixel): BIG's glyphs, 5 columns each (drawn 2x: 10x14
@@ -183,17 +184,12 @@ class Picture:
             d[name] = list(value) if isinstance(value, tuple) else value
         return d
 
-    def same_bar(self, other):
-        """Whether `other` (a picture, or None) has this title bar: then only the deck's cells
-        that changed and the stage are drawn over it (a card over the deck, and back)."""
-        return other is not None and other.skill == self.skill and other.title == self.title
-
     def __eq__(self, other):
         return isinstance(other, Picture) and other.__dict__ == self.__dict__
 
     def draw(self, canvas, before=None):
         """The picture under the lit title bar; before: the picture drawn there now, under the
-        same title bar (same_bar), so that only what differs is drawn again."""
+        same title bar, so that only what differs is drawn again."""
         if before is None:
             skill = SKILLS.index(self.skill)
             cols(canvas, _ICONS + 8 * skill, 8, 1, 0, 1, 0)
@@ -253,7 +249,7 @@ class CardPicture(Picture):
         card(canvas, c, 0, 24, _CARD_W, 32)
         canvas.fill_rect(4, 33, 14, 14, 0)   # the colour's letter on a dark window
         canvas.rect(4, 33, 14, 14, 1)
-        canvas.text(LETTERS[c], 7, 36, 1)
+        canvas.text(_LETTERS[c], 7, 36, 1)
         narrow(canvas, self.colour.upper(), 26, 24)  # its name beside it
         narrow(canvas, self.label, 26, 32)
         for i in range(min(2, len(self.words))):
@@ -339,11 +335,11 @@ def deck(canvas, counts, before=None):
         if before is not None:
             if before[c] == counts[c]:
                 continue
-            canvas.fill_rect(DECK_X[c], 9, DECK_END[c] - DECK_X[c], 14, 0)
+            canvas.fill_rect(DECK_X[c], 9, _DECK_END[c] - DECK_X[c], 14, 0)
         card(canvas, c if counts[c] else 4, DECK_X[c], 9, 9, 14)
     for c in range(4):
         if before is None or before[c] != counts[c]:
-            canvas.text("%s%d" % (LETTERS[c], min(counts[c], 99)), DECK_X[c] + 9, 12, 1)
+            canvas.text("%s%d" % (_LETTERS[c], min(counts[c], 99)), DECK_X[c] + 9, 12, 1)
 
 
 def render(view, canvas, battery=None, last=None):
@@ -353,7 +349,8 @@ def render(view, canvas, battery=None, last=None):
     picture = view.picture
     if last is not None:
         before = last.picture
-        if picture is not None and picture.same_bar(before):
+        if picture is not None and before is not None and before.skill == picture.skill \
+                and before.title == picture.title:  # the same title bar: a card over the deck
             picture.draw(canvas, before)
             return
         if picture is None and before is None and last.lines[:1] == view.lines[:1]:

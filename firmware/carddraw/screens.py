@@ -132,7 +132,7 @@ class Setup(Screen):
     only, R3), STOP the difficulty picker (unless the referee froze the task), DRAW starts
     the action, hold DRAW the options."""
     name = "setup"
-    longs = ("RANK", "HELP", "DRAW", "STOP")
+    longs = config.BUTTONS  # every button
 
     def press(self, button, delta=1):
         """delta: RANK (ranks) and HELP (helpers) step up a press, down a long press (-1),
@@ -258,7 +258,7 @@ class Task(Screen):
     difficulty resets for each action unless the referee froze the task, and a frozen task
     never reaches this screen (set-up refuses it)."""
     name = "task"
-    longs = ("RANK", "HELP", "DRAW", "STOP")
+    longs = config.BUTTONS  # every button
 
     def press(self, button):
         ctl = self.ctl
@@ -353,7 +353,7 @@ class Options(Menu):
         ctl = self.ctl
         changed = {}
         for name in known.OPTIONS:
-            if ctl.settings[name] != self.before.get(name):
+            if ctl.settings[name] != self.before[name]:
                 changed[name] = ctl.settings[name]
         if changed:
             ctl.record("settings", **changed)
