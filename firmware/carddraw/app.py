@@ -91,18 +91,14 @@ class App:
         if dark and not self.controller.warn:
             return
         face.error = None
-        if kind == "long":
-            self.board.buzzer.play("click", now)  # the long press registered (a screen's own
-            self.controller.long(name, now)       # beep, if any, follows and replaces it)
-        else:
-            self.controller.press(name, now)
+        long = kind == "long"
+        if long:  # the long press registered (a screen's own beep, if any, then replaces it)
+            self.board.buzzer.play("click", now)
+        self.controller.press(name, now, long)
 
     def wake(self, now):
         """Someone is here: the display awake and the idle clock restarted."""
-        face = self.face
-        face.last_input = now
-        if face.idle:
-            face.wake(self.controller.settings["brightness"])
+        self.face.wake(self.controller, now)
 
     # -- the USB console: a tiny hook here, the rest in protocol.py ------------------------------
     def listen(self, stream, out=None):
@@ -175,9 +171,8 @@ class App:
         self.persist()
         face = self.face
         drawn = face.drawn
-        # the reveal: the bench test's own, or the controller's view (face.py)
+        # the reveal: the controller's view (face.py), but for a bench test's LED and display
         if console is not None and console.test is not None:
-            console.test.output(self)
             self.board.buzzer.update(now)
         else:
             face.show(c, store, now, answered)

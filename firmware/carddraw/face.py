@@ -41,13 +41,16 @@ class Face:
         if text and text not in self.notices and len(self.notices) < _NOTICES_MAX:
             self.notices.append(text)
 
-    def wake(self, level):
-        """The display on and at the settings' brightness `level`; drawn whole again."""
-        self.idle = _AWAKE
-        display = self.board.display
-        display.sleep(False)
-        display.brightness(level)
-        self.drawn = None
+    def wake(self, ctl, now):
+        """Someone is here, or something to see: the idle clock restarted, and a dimmed or
+        dark display on again at the settings' brightness, drawn whole."""
+        self.last_input = now
+        if self.idle:
+            self.idle = _AWAKE
+            display = self.board.display
+            display.sleep(False)
+            display.brightness(ctl.settings["brightness"])
+            self.drawn = None
 
     def show(self, ctl, store, now, quick=False):
         """LED, display, buzzer: the controller's view (quick: odds may show "..."), or the
@@ -75,9 +78,7 @@ class Face:
             view = render.View(view.screen, lines, view.led, view.blink)
         if view.screen != self.screen:  # a new screen, by a press or by itself (the summary,
             self.screen = view.screen    # a timed card): at full brightness, the clock anew
-            self.last_input = now
-            if self.idle:
-                self.wake(ctl.settings["brightness"])
+            self.wake(ctl, now)
         if self.idle != DARK:
             self.draw(view, ctl, store, now)
         buzzer = board.buzzer
@@ -135,9 +136,7 @@ class Face:
         play = ctl.play
         if ctl.warn or play is not None and (play.action.state == "active"
                                              or ctl.screen == "finishing"):
-            self.last_input = now
-            if self.idle:
-                self.wake(ctl.settings["brightness"])
+            self.wake(ctl, now)
         idle_for = now - self.last_input
         display = self.board.display
         if self.idle == _AWAKE and idle_for >= config.DIM_AFTER_MS:

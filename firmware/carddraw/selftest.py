@@ -178,31 +178,41 @@ def command(con, args, now):
     if what == "end":
         con.end_test()
         return {"ok": "end"}
+    led = None
+    ms = 0
     if what == "led":
         colour = (arg or "").lower()
         if colour == "purple":
             colour = "black"
         if colour not in LEDS:
             return {"error": "test led needs a colour: green, yellow, red, black (purple) or off"}
-        test = Test(what, ["LED test", "purple (black)" if colour == "black" else colour, "",
-                           "test end: back"], None if colour == "off" else colour)
+        lines = ["LED test", "purple (black)" if colour == "black" else colour, "",
+                 "test end: back"]
+        if colour != "off":
+            led = colour
     elif what == "button":
         ms = settings.number(arg, 5)
         if ms is None or not 0 < ms <= _MAX_BUTTON_MS:
             return {"error": "test button needs milliseconds, 1 to %d" % _MAX_BUTTON_MS}
-        test = Test(what, ["Button test", "Press a button",
-                           "within %d s" % ((ms + 999) // 1000)], None, ms)
+        lines = ["Button test", "Press a button", "within %d s" % ((ms + 999) // 1000)]
     else:
-        test = Test(what)  # the display's pattern
+        lines = None  # the display's pattern
+    # the LED and the display taken over at once (the reply says what they show), until the
+    # test ends: the app's reveal leaves them alone while con.test is on
     app.wake(now)
-    con.test = test
-    test.output(app)  # at once, so the reply can say what the LED and display show
-    if test.button_ms:
-        con.wait_until = now + test.button_ms
+    board = app.board
+    board.led.show(led)
+    d = board.display
+    if lines is None:
+        pattern(d, 0)
+    else:
+        draw(d, "test", lines)
+    con.test = Test(what, ms)
+    if ms:
+        con.wait_until = now + ms
         return None
     if what == "led":
-        return {"ok": "led", "colour": colour, "rgb": list(app.board.led.value)}
-    d = app.board.display
+        return {"ok": "led", "colour": colour, "rgb": list(board.led.value)}
     return {"ok": "display", "lit": lit(d), "pixels": 8 * len(d.buffer)}
 
 
@@ -229,25 +239,12 @@ def draws(app, arg):
 
 
 class Test:
-    """A bench test in progress (name: led, display or button): what the LED and the display
-    show until it ends; lines None: the display's pattern."""
+    """A bench test in progress (name: led, display or button), owning the LED and the
+    display until it ends (command() has set them); button_ms: `test button`'s wait."""
 
-    def __init__(self, name, lines=None, led=None, button_ms=0):
+    def __init__(self, name, button_ms):
         self.name = name
-        self.lines = lines
-        self.led = led
         self.button_ms = button_ms
-        self.shown = False
-
-    def output(self, app):
-        board = app.board
-        board.led.show(self.led)
-        if not self.shown:
-            self.shown = True
-            if self.lines is None:
-                pattern(board.display, 0)
-            else:
-                draw(board.display, "test", self.lines)
 
     def press(self, con, name, kind):
         """A physical press: answers `test button`, and ends the test either way."""
