@@ -93,11 +93,11 @@ def check(data):
                 bad.append(name)
     if settings["skill"] != "scan" and settings["ranks"] == 0:
         settings["ranks"] = 1  # R3: only a scanner works at rank 0
-        bad = [name for name in NAMES if name in bad or name == "ranks"]
+        bad.append("ranks")
     if code_ok(settings["lock"]):  # older firmware kept the code itself: keep it, hashed
         settings["lock"] = hashed(settings["lock"], config.LOCK_SALT)
-        bad = [name for name in NAMES if name in bad or name == "lock"]  # so it is rewritten
-    return settings, bad
+        bad.append("lock")  # so it is rewritten
+    return settings, [name for name in NAMES if name in bad]  # NAMES' order, each once
 
 
 def action_from(settings, Action=None):
