@@ -71,17 +71,15 @@ class Play:
         except Exception:
             pass
         card = state.get("card")
-        applied = state.get("applied") is True
-        if card is not None:
-            try:
-                check_colour(card)
-            except ValueError:  # a damaged card: the pending one, if any, is on show
-                applied = False
-        # a card whose result applied stays on show; a pending one is the card on show
-        if action.pending is None and applied:
-            play.card = card
-            play.applied = True
-        else:
+        if action.pending is None and state.get("applied") is True:
+            try:  # a card whose result applied stays on show; a damaged one does not
+                if card is not None:
+                    check_colour(card)
+                play.card = card
+                play.applied = True
+            except ValueError:
+                pass
+        else:  # a pending card is the card on show
             play.card = action.pending
         ended = state.get("ended")
         play.ended = ended if ended in ENDED else "success"
@@ -97,37 +95,37 @@ class Play:
         ValueError (or another exception) when the records do not make an action."""
         play = spoilt = None
         for r in stream:
-            if saved.closes(r):  # put away for good (R17), even past a spoilt record: played
-                return None      # again it would raise there on every boot
+            ev = r.get("ev")
+            # put away for good (R17): chained, ended by the referee, or closed as lost after
+            # a power cut; even past a spoilt record: played again it would raise there on
+            # every boot
+            if ev == "chain" or ev == "end" and r.get("outcome") in ("ended by referee", "lost"):
+                return None
             if spoilt is not None:
                 continue
             try:
                 if play is None:
-                    play = cls(ctl, Action(r["skill"], r["ranks"], r["helpers"], r["bonus"],
-                                           *r["difficulty"], needed=r["needed"], auto=r["auto"],
-                                           redraws=r["redraws"], referee=r["referee"]))
+                    play = cls(ctl, saved.begun(r))
                     play.replaying = True
-                else:
-                    ev = r.get("ev")
-                    if ev == "draw":
-                        play.draw(r["timed"], r["card"])
-                    elif ev == "redraw":
-                        play.redraw(r["card"])
-                    elif ev == "accept":
-                        play.accept()
-                    elif ev == "stop":
-                        play.stop()
-                    elif ev == "referee":
-                        if r["decision"] == "continue":
-                            play.referee_continue()
-                        else:
-                            play.referee_fail()
-                    elif ev == "helper_leaves":
-                        play.helper_leaves()
-                    elif ev == "adjust":
-                        play.adjust(r["colour"], r["delta"])
-                    elif ev == "undo":
-                        play.undo_draw()
+                elif ev == "draw":
+                    play.draw(r["timed"], r["card"])
+                elif ev == "redraw":
+                    play.redraw(r["card"])
+                elif ev == "accept":
+                    play.accept()
+                elif ev == "stop":
+                    play.stop()
+                elif ev == "helper_leaves":
+                    play.helper_leaves()
+                elif ev == "referee":
+                    if r["decision"] == "continue":
+                        play.referee_continue()
+                    else:
+                        play.referee_fail()
+                elif ev == "adjust":
+                    play.adjust(r["colour"], r["delta"])
+                elif ev == "undo":
+                    play.undo_draw()
                 deck = list(play.action.deck.counts())  # the log and the play must agree
                 if r.get("deck", deck) != deck:
                     raise ValueError("the log's deck %s is not the engine's %s" % (r["deck"], deck))
@@ -362,10 +360,11 @@ class Play:
         return self.undo is not None and self.action.state in ("active", "referee")
 
     def undo_draw(self):
-        if not self.can_undo():  # the menu does not offer it then; refused all the same
-            if self.undo is None:
-                raise RuleError("cannot undo: there is no draw to undo")
-            raise RuleError("cannot undo: the action has ended, and its end is final")
+        # the menu does not offer it then; refused all the same
+        if self.undo is None:
+            raise RuleError("there is no draw to undo")
+        if not self.can_undo():
+            raise RuleError("the action has ended: its end is final")
         self.action = saved.from_dict(self.undo)
         self.undo = None
         self.card = None

@@ -27,17 +27,22 @@ def _four(data, name):
     return v
 
 
+def begun(data):
+    """The action as it began, from a saved action or its start record (play.Play.replay)."""
+    diff = _four(data, "difficulty")
+    return Action(data["skill"], data["ranks"], data["helpers"], data["bonus"], *diff,
+                  needed=data["needed"], auto=data["auto"], redraws=data["redraws"],
+                  referee=data["referee"])
+
+
 def from_dict(data):
     """Rebuild an action from to_dict(); ValueError names the first field that is wrong."""
     if not isinstance(data, dict):
         raise ValueError("a saved action must be an object")
     try:
-        diff = _four(data, "difficulty")
-        a = Action(data["skill"], data["ranks"], data["helpers"], data["bonus"],
-                   diff[0], diff[1], diff[2], diff[3], data["needed"], data["auto"],
-                   data["redraws"], data["referee"])
+        a = begun(data)
         deck = _four(data, "deck")
-        a.deck = Deck(deck[0], deck[1], deck[2], deck[3])
+        a.deck = Deck(*deck)
         a.successes = check_int("successes", data["successes"], 0, 999)
         a.complications = check_int("complications", data["complications"], 0, 99999)
         a.draws = check_int("draws", data["draws"], 0, 99999)
@@ -69,9 +74,3 @@ class Known:
             raise ValueError("the log names a card the deck does not hold")
         return self.index
 
-
-def closes(r):
-    """Whether a record puts its action away for good (R17): chained, ended by the
-    referee, or closed as lost after a power cut."""
-    return r.get("ev") == "chain" or (r.get("ev") == "end"
-                                      and r.get("outcome") in ("ended by referee", "lost"))
