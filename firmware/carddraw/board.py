@@ -7,7 +7,6 @@ built (not at import), so a test can change config.LED_KIND and build another Bo
 Times are `ticks_ms()` values: compare them only with `ticks_diff`, which survives the
 counter wrapping round.
 """
-from binascii import hexlify
 from time import ticks_diff, ticks_ms  # ticks_diff(later, earlier): right across the wrap
 
 import machine
@@ -283,4 +282,4 @@ class Board:
 
     def unique_id(self):
         """The RP2040's flash chip id as hex: which board a log came from."""
-        return hexlify(machine.unique_id()).decode()
+        return machine.unique_id().hex()
