@@ -88,15 +88,13 @@ class Lockout:
             return 0
         return max(0, end - self.ctl.now)
 
-    def recovering(self):
-        """Whether presses now make the recovery code: a wait runs and there is one."""
-        return bool(self.wait_ms()) and bool(self.ctl.settings["recovery"])
-
     def presses(self):
         """How many presses a try takes now: the code's (the lock judges an entry once it is
-        this long: a player learns the length with one wrong try anyway), or the recovery
-        code's during a wait."""
-        return RECOVERY if self.recovering() else split(self.ctl.settings["lock"])[0]
+        this long: a player learns the length with one wrong try anyway), or during a wait,
+        if there is a recovery code, its RECOVERY."""
+        if self.wait_ms() and self.ctl.settings["recovery"]:
+            return RECOVERY
+        return split(self.ctl.settings["lock"])[0]
 
     def attempt(self, entered, done):
         """A try (from the lock screen or the console), counted now and compared by settle()
@@ -105,7 +103,7 @@ class Lockout:
         wait: refused unchecked; not a code at all; a try already waiting)."""
         if self.pending is not None:
             return "A try is being checked"
-        kind = "recovery" if len(entered) == RECOVERY and self.recovering() else "lock"
+        kind = "recovery" if len(entered) == RECOVERY and self.presses() == RECOVERY else "lock"
         left = self.wait_ms(kind)
         if left:
             self.refused += 1  # counted, not logged: the wait's record says how many

@@ -235,11 +235,6 @@ class Success(Menu):
             ctl.chain()  # R17: a new deck; this finishing is skipped
 
 
-def no_retry(action):
-    """The reminder a stopped action carries to its finishing and summary (R16), or ""."""
-    return "No retry today." if action.state == "stopped" else ""
-
-
 class Finishing(Screen):
     """R23 after a success or a stop (R16): 60 s of roleplay, then the summary. No button
     skips it."""
@@ -258,7 +253,8 @@ class Finishing(Screen):
 
     def lines(self):
         return ["Finishing", "Roleplay the", "finish: at least", "one minute.",
-                "   %d s left" % self.seconds(), "", no_retry(self.ctl.play.action)], None
+                "   %d s left" % self.seconds(), "",
+                "No retry today." if self.ctl.play.action.state == "stopped" else ""], None  # R16
 
 
 class Summary(Ended):
@@ -268,11 +264,12 @@ class Summary(Ended):
 
     def lines(self):
         action = self.ctl.play.action
+        stopped = action.state == "stopped"
         return ["Summary", capital(action.skill),
-                "Outcome: " + ("stopped" if action.state == "stopped" else "success"),
+                "Outcome: " + ("stopped" if stopped else "success"),
                 "Successes %d/%d" % (action.successes, action.needed),
                 "Complications %d" % action.complications, "Draws %d" % action.draws,
-                no_retry(action), "DRAW: new set-up"], None
+                "No retry today." if stopped else "", "DRAW: new set-up"], None
 
 
 SCREENS = {"active": Active, "card": Card, "referee": Black, "failed": Failed,

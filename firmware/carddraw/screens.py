@@ -260,34 +260,29 @@ class Task(Screen):
     name = "task"
     longs = config.BUTTONS  # every button
 
-    def press(self, button):
+    def press(self, button, held=""):
+        """held: "h" for a long press (PRESETS' keys). A preset sets the difficulty, logged
+        if it changed it, and goes back to set-up."""
         ctl = self.ctl
-        if ctl.settings["frozen"]:  # never change a frozen task
-            ctl.goto(Setup(ctl))
-        elif button == "STOP":
-            ctl.beep("click")
-            ctl.goto(Setup(ctl))
-        else:
-            self.choose(button[0])
-
-    def long(self, button):
-        ctl = self.ctl
-        if button == "DRAW":
+        if held and button == "DRAW":
             ctl.goto(Options(ctl))  # more: the options menu, as hold DRAW on set-up
-        elif not ctl.settings["frozen"]:
-            self.choose("h" + button[0])
-
-    def choose(self, key):
-        """Set the difficulty of the preset on `key`, log it, back to set-up."""
-        ctl = self.ctl
-        cards = dict(zip(known.DIFFICULTY, PRESETS[key]))
-        version = ctl.settings_version
-        for name in cards:
-            ctl.change(name, cards[name])
-        if ctl.settings_version != version:  # a change: logged with all four colours
-            ctl.record("settings", **cards)
+            return
+        if ctl.settings["frozen"]:  # never change a frozen task
+            if not held:
+                ctl.goto(Setup(ctl))
+            return
+        if button != "STOP":  # (hold STOP is the lock's, never here)
+            cards = dict(zip(known.DIFFICULTY, PRESETS[held + button[0]]))
+            version = ctl.settings_version
+            for name in cards:
+                ctl.change(name, cards[name])
+            if ctl.settings_version != version:  # a change: logged with all four colours
+                ctl.record("settings", **cards)
         ctl.beep("click")
         ctl.goto(Setup(ctl))
+
+    def long(self, button):
+        self.press(button, "h")
 
     def lines(self):
         return list(TASK_TEXT), None  # (set-up shows the task chosen)
