@@ -3,10 +3,9 @@ from carddraw.deck import RuleError, build_deck, check_int, check_colour
 
 SKILLS = ("surgery", "repair", "scan")  # R24
 
+# An action's state: "active", then "succeeded", "stopped" or "failed"; ACTIVE and REFEREE
+# by name for the tests that import them
 ACTIVE = "active"
-SUCCEEDED = "succeeded"
-STOPPED = "stopped"
-FAILED = "failed"
 REFEREE = "referee"  # a black was drawn with a referee present; the referee decides (R14)
 
 
@@ -95,9 +94,9 @@ class Action:
             self.successes += self.green_gain()               # R11 with the first
             self.auto_applied = True
             if self.successes >= self.needed:                 # R17
-                self.state = SUCCEEDED
+                self.state = "succeeded"
         elif colour == "black":                               # R14: no card added
-            self.state = REFEREE if self.referee else FAILED
+            self.state = REFEREE if self.referee else "failed"
         else:                                                 # R12, R13: a yellow joins
             if colour == "red":                               # R13: a complication
                 self.complications += 1
@@ -118,7 +117,7 @@ class Action:
     def stop(self):
         """R16: stop between draws. Short of success this is a failed attempt for today."""
         self._between_draws("stop")
-        self.state = STOPPED
+        self.state = "stopped"
         return self.state
 
     def helper_leaves(self):
@@ -144,7 +143,7 @@ class Action:
         """R14: the referee ends the action in failure."""
         if self.state != REFEREE:
             raise RuleError("no black card is waiting for the referee")
-        self.state = FAILED
+        self.state = "failed"
         return self.state
 
     def adjust(self, colour, delta):
