@@ -26,7 +26,8 @@ from carddraw.controller import Controller
 from carddraw.settings import check
 from carddraw.logfile import segment
 from carddraw.logfile import OLDER_LOG
-from carddraw.store import KEPT, Store
+from carddraw.logroom import KEPT
+from carddraw.store import Store
 from fakeflash import FakeFlash
 from test_controller_fuzz import figure
 sys.path.insert(0, os.path.join(ROOT, "tools"))

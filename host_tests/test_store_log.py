@@ -10,7 +10,8 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 from carddraw import config, logread
 from carddraw.logfile import segment
 from carddraw.logread import LINE_MAX, seal
-from carddraw.store import KEPT, Store
+from carddraw.logroom import KEPT
+from carddraw.store import Store
 from fakeflash import FakeFlash
 from storekit import (ACTION, BAD_LINES, GOOD, LOG, LOG1, LOG_GOOD, RANDOM, SEG1, SETTINGS,
                       damage_records, opened, sealed_lines, segments)

@@ -5,8 +5,8 @@
 import json
 import os
 
-from carddraw import config, settings as known
-from carddraw.logread import dumps
+from . import config, settings as known
+from .logread import dumps
 
 MISSING = "missing"
 SETTINGS_MAX = 4096  # bytes read at most from the settings file

@@ -29,10 +29,10 @@
 # and ends the action is one page (two as objects). Read back, every record is a dict.
 from json import loads
 
-from carddraw.config import LOG_QUEUE
-from carddraw.flashfs import digits, remove_all
-from carddraw.logread import LINE_MAX, dumps, too_long
-from carddraw.records import pack, unpack
+from .config import LOG_QUEUE
+from .flashfs import digits, remove_all
+from .logread import LINE_MAX, dumps, too_long
+from .records import pack, unpack
 
 SLOTS = 3
 DIR = "journal/"
@@ -87,14 +87,16 @@ class Journal:
         fs = self.fs
         self.folders, self.entries, self.kept, self.used = [], [], 0, 0  # afresh: a 2nd try
         for name in fs.listdir(self.root):
-            if name.endswith(".tmp") and folder_number(name[:-4]) is not None:
+            n = folder_number(name)
+            if n is not None:
+                self.folders.append(n)
+            elif name.endswith(".tmp") and folder_number(name[:-4]) is not None:
                 remove_all(fs, self.root + name)
-            elif folder_number(name) is not None:
-                self.folders.append(folder_number(name))
         self.folders.sort()
         bad = 0
         before = 0  # the slots used in the folder before the last
-        newest = {"j": -1}  # the newest entry's header
+        newest = -1  # the newest entry's number, and its hint
+        hint = ""
         for n in self.folders:
             path = self._folder(n) + "/"
             slots = 0
@@ -123,8 +125,8 @@ class Journal:
                         self.kept += len(kept)
                     self.entries.append(Entry(head["j"], n, slot, head["q"], head["n"],
                                               head.get("s"), kept))
-                    if head["j"] >= newest["j"]:
-                        newest = head
+                    if head["j"] >= newest:
+                        newest, hint = head["j"], head.get("p", "")
                 except Exception:  # ValueError, UnicodeError, OSError: the entry is damaged
                     bad += 1
                 self.used = slot + 1
@@ -139,7 +141,6 @@ class Journal:
                 e.settings = True  # the dict goes to the settings: RAM keeps only this
         if self.entries:
             self.next = self.entries[-1].number + 1
-        hint = newest.get("p", "")
         return bad, hint if isinstance(hint, str) else "", changes
 
     def records_after(self, done):
@@ -362,7 +363,7 @@ def _records(f, head):
     inline = head.get("r")
     if inline is not None:
         for r in inline:
-            yield _record(r)
+            yield unpack(r)
     else:
         for _ in range(head["n"]):
             yield _parse(read_line(f))
@@ -371,17 +372,8 @@ def _records(f, head):
 
 
 def _parse(line):
-    """One whole line of an entry -> its object as _record makes it (ValueError if not)."""
+    """One whole line of an entry -> its record as a dict (records.unpack; ValueError if
+    not)."""
     if not line.endswith(b"\n"):
         raise ValueError  # not a whole line
-    return _record(loads(line.decode()))
-
-
-def _record(obj):
-    """An object as read: a packed record (a list) as a new dict (records.unpack), a dict as
-    it is; ValueError for anything else."""
-    if isinstance(obj, list):
-        return unpack(obj)
-    if not isinstance(obj, dict):
-        raise ValueError  # not an object
-    return obj
+    return unpack(loads(line.decode()))

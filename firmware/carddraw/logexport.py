@@ -3,7 +3,7 @@
 # acknowledgement `log ack SEQ HASH` the bench sends once the export is saved, which lets the
 # store drop segments holding only exported records when the log is full. Imported on the
 # first `log` line and kept.
-from carddraw.logread import HASH_DIGITS, read_lines
+from .logread import HASH_DIGITS, read_lines
 
 LINES = 3  # log lines sent at most in a pass (each is a JSON reply to make and send)
 QUIET = 8  # passes of lines, then one left quiet: the app collects garbage in it (App.update)
@@ -21,9 +21,9 @@ def command(con, args):
     if len(args) != 3 or args[0] != "ack":
         return {"error": "log takes no argument, or: " + USAGE}
     seq, h = args[1], args[2]
-    if not (0 < len(seq) <= 9 and all("0" <= c <= "9" for c in seq)):
+    if not 0 < len(seq) <= 9 or seq.strip("0123456789"):  # a character left: not a digit
         return {"error": "log ack needs a record number (1 to 9 digits); " + USAGE}
-    if len(h) != HASH_DIGITS or not all(c in "0123456789abcdef" for c in h):
+    if len(h) != HASH_DIGITS or h.strip("0123456789abcdef"):
         return {"error": "log ack needs the record's hash, 12 digits 0-9 a-f; " + USAGE}
     why = con.app.store.ack(int(seq), h)
     return {"error": why} if why else {"ok": "ack", "seq": int(seq)}

@@ -18,8 +18,8 @@
 #   hold first: a cut leaves an empty newest segment, which holds no record, and the next
 #   append goes into it (one named for other records is removed first).
 # test_store_cuts.py cuts the power at every program and erase of them, in three ways.
-from carddraw import config, flashfs, logread
-from carddraw.logread import LINE_MAX
+from . import config, flashfs, logread
+from .logread import LINE_MAX
 
 # Records an append seals at most (move): sealing one (its JSON and hash) is a few ms on the
 # chip, in an idle step beside its 45 ms erase; a backlog goes over several steps.
@@ -91,7 +91,7 @@ class LogFile:
         self.held = None
         self.reported = 0      # damaged lines the store last reported (once per new count)
 
-    def _path(self, first):
+    def path(self, first):
         return self.root + segment(first)
 
     def open(self):
@@ -104,7 +104,7 @@ class LogFile:
         segs.sort()
         self.sizes, self.total, self.cur, self.seq, self.prev = {}, 0, 0, 0, ""  # afresh
         for first in segs:
-            self.cur = self.sizes[first] = flashfs.size(self.fs, self._path(first))
+            self.cur = self.sizes[first] = flashfs.size(self.fs, self.path(first))
             self.total += self.cur
         exported = flashfs.read_json(self.fs, self.root + config.LOG_EXPORTED_FILE, 32)[0]
         self.exported = exported if type(exported) is int else 0
@@ -117,7 +117,7 @@ class LogFile:
     def _find_last(self, first):
         """The last whole record's seq and hash in a segment: from its tail (2 lines' worth),
         or, when damage fills the tail, from the whole of it. -> whether it holds one."""
-        path = self._path(first)
+        path = self.path(first)
         size = self.sizes[first]
         if first == self.segs[-1] and size:
             self.torn = not self._ends_line(path, size)
@@ -199,16 +199,16 @@ class LogFile:
         line, h = logread.seal(before + 1, self.prev, records[done])
         if not self.segs or self.cur and self.cur + self.torn + len(line) > self.segment:
             went = self._room(len(line), True, hold)
-            if went is not None:
-                return 0 if went else None
-            self.fs.open(self._path(before + 1), "ab").close()  # see the invariants
+            if went is not True:
+                return went  # a segment went (0), or the log is full (None)
+            self.fs.open(self.path(before + 1), "ab").close()  # see the invariants
             self.segs.append(before + 1)
             self.sizes[before + 1] = self.cur = 0
             self.torn = False
             if hold:
                 return 0
         elif not self.cur and self.segs[-1] != before + 1:
-            self.fs.remove(self._path(self.segs[-1]))  # empty, named for other records
+            self.fs.remove(self.path(self.segs[-1]))  # empty, named for other records
             self.sizes.pop(self.segs.pop())
             self.cur = self.sizes[self.segs[-1]] if self.segs else 0
             return 0
@@ -235,11 +235,11 @@ class LogFile:
         elif self.torn:
             out.insert(0, b"\n")
         went = self._room(size, False, hold)
-        if went is not None:
-            return 0 if went else None
+        if went is not True:
+            return went
         f = None
         try:
-            f = self.fs.open(self._path(self.segs[-1]), "ab")
+            f = self.fs.open(self.path(self.segs[-1]), "ab")
             for text in out:  # a line at a time: no block of them all in RAM
                 f.write(text)
         except OSError:
@@ -276,7 +276,7 @@ class LogFile:
     def _resized(self):
         """After a write the flash refused: the newest segment as flash holds it (a part
         committed all the same ends in a torn line, kept apart from the next record)."""
-        path = self._path(self.segs[-1])
+        path = self.path(self.segs[-1])
         now = flashfs.size(self.fs, path)
         if now != self.cur:
             self.total += now - self.cur
@@ -285,9 +285,9 @@ class LogFile:
 
     def _room(self, size, new, hold):
         """Room for `size` bytes more, dropping only segments already exported, oldest first
-        (the newest only when a new one starts). -> None when there is room; True when a
-        segment went and the step is over (hold: a removal may compact the folder, an
-        erase); False when the log is full."""
+        (the newest only when a new one starts). -> True when there is room; else _step's
+        answer: 0 when a segment went and the step is over (hold: a removal may compact the
+        folder, an erase), None when the log is full."""
         segs = self.segs
         while self.total + size > self.limit:
             if not segs or len(segs) == 1 and not new \
@@ -295,15 +295,15 @@ class LogFile:
                 if not self.full:
                     self.full = True
                     self.notice("log full: export")
-                return False
-            self.fs.remove(self._path(segs[0]))
+                return None
+            self.fs.remove(self.path(segs[0]))
             self.total -= self.sizes.pop(segs.pop(0))
             if not segs:
                 self.cur = 0
             if hold:
-                return True
+                return 0
         self.full = False
-        return None
+        return True
 
     def free(self):
         """Bytes the log can still take, counting segments that may go (exported)."""
@@ -327,29 +327,8 @@ class LogFile:
             names.append(segment(first))
         return names
 
-    def last_start(self):
-        """(segment, byte offset) of the line of the log's last start record: where the
-        action the log shows last begins (None: there is none)."""
-        for first in reversed(self.segs):
-            at = logread.last_start(self.fs, self._path(first), self.sizes[first])
-            if at is not None:
-                return first, at
-        return None
-
-    def records_from(self, first, offset):
-        """Every record from the line at byte `offset` of segment `first` to the log's end,
-        without "seq" and "h": a generator (close() it when stopping early)."""
-        for seg in self.segs:
-            if seg >= first:
-                read = logread.records(self.fs, self._path(seg), offset if seg == first else 0)
-                try:
-                    for r in read:
-                        yield r
-                finally:
-                    read.close()
-
     def hash_of(self, seq):
-        """The hash on flash of record `seq`, or None. Only the line holding it is decoded
+        """The hash on flash of record `seq`, or None. Only the line holding it is parsed
         (`log ack` runs in one pass)."""
         if seq == self.seq and self.segs:
             return self.prev  # the newest record, as a fresh export's last usually is
@@ -360,13 +339,12 @@ class LogFile:
         if not first:
             return None
         key = b'"seq":%d,' % seq  # never the last key: "h" is
-        read = logread.lines(self.fs, self._path(first))
+        read = logread.lines(self.fs, self.path(first))
         try:
             for line, _ in read:
-                if line is not None and key in line and line.endswith(b"\n"):
-                    return logread.line_hash(line.decode().strip())
-        except UnicodeError:
-            return None
+                found = line is not None and key in line and _sealed(line)
+                if found and found[0] == seq:
+                    return found[1]
         finally:
             read.close()
         return None

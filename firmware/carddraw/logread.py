@@ -131,21 +131,6 @@ def each(fs, path, hand, raw=False, budget=0):
     return bad
 
 
-def records(fs, path, start=0):
-    """Every record of a log file from byte `start`, without "seq" and "h": a generator,
-    damaged lines skipped."""
-    read = lines(fs, path, start)
-    try:
-        for line, _ in read:
-            r = record(line)
-            if r is not None:
-                r.pop("seq", None)
-                r.pop("h", None)
-                yield r
-    finally:
-        read.close()
-
-
 def read_lines(fs, path, start, n):
     """Up to n whole lines of a log file from byte `start` (where a line starts), each as
     its text (the export: a few lines a pass). -> (texts, where the next line starts or None
@@ -197,10 +182,11 @@ def last_start(fs, path, size):
 
 
 def last_action(log, journal):
-    """The records of the log's last action, from its start record: a generator, or None
-    when there is none. The log's lines from its last start (log: logfile.LogFile), then
-    the journal's records not yet in the log, in order (nothing moved first: a full log
-    brings its action back too); a line's worth of RAM whatever the log holds."""
+    """The records of the log's last action, from its start record, without "seq" and "h":
+    a generator, or None when there is none. The log's lines from its last start (log:
+    logfile.LogFile; the newest segment holding one), then the journal's records not yet in
+    the log, in order (nothing moved first: a full log brings its action back too); a line's
+    worth of RAM whatever the log holds."""
     start = None  # the seq of the journal's last start, if it holds one
     read = journal.records_after(log.seq)
     try:
@@ -209,21 +195,31 @@ def last_action(log, journal):
                 start = seq
     finally:
         read.close()
-    found = log.last_start() if start is None else None
-    if start is None and found is None:
-        return None
-    return _action(log, journal, found, start)
+    if start is not None:
+        return _action(log, journal, None, 0, start)
+    for first in reversed(log.segs):
+        at = last_start(log.fs, log.path(first), log.sizes[first])
+        if at is not None:
+            return _action(log, journal, first, at, log.seq + 1)
+    return None
 
 
-def _action(log, journal, found, start):
+def _action(log, journal, found, offset, start):
+    """The records from byte `offset` of segment `found` (None: none from the log) to the
+    log's end, damaged lines skipped, then the journal's from seq `start`."""
     if found is not None:
-        read = log.records_from(found[0], found[1])
-        try:
-            for r in read:
-                yield r
-        finally:
-            read.close()
-        start = log.seq + 1
+        for first in log.segs:
+            if first >= found:
+                read = lines(log.fs, log.path(first), offset if first == found else 0)
+                try:
+                    for line, _ in read:
+                        r = record(line)
+                        if r is not None:
+                            r.pop("seq", None)
+                            r.pop("h", None)
+                            yield r
+                finally:
+                    read.close()
     read = journal.records_after(start - 1)
     try:
         for _, r in read:

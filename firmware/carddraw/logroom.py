@@ -5,7 +5,7 @@
 # {"ev": "dropped", "n": N} once there is room again; a log that cannot hold a new action to
 # its end refuses new actions (room_for_action), never an action's own records or its end.
 # Pure: the figures come from the log's and the journal's objects.
-from carddraw import config
+from . import config
 
 # play's records: never merged as repeats (the resume plays each again)
 PLAY = ("start", "draw", "redraw", "accept", "referee", "stop", "end", "helper_leaves",

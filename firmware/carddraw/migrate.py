@@ -11,10 +11,10 @@
 # - the log's segments log.NNNNNN.jsonl: into log/;
 # - the first firmware's log, log.jsonl (and log.1.jsonl) with neither seq nor hash: copied
 #   record by record into segment 1, each given its seq and hash, then removed.
-from carddraw import config, logread
-from carddraw.flashfs import remove_all
-from carddraw.journal import DIR as JOURNAL, folder_number
-from carddraw.logfile import OLDER_LOG, segment, segment_seq
+from . import config, logread
+from .flashfs import remove_all
+from .journal import DIR as JOURNAL, folder_number
+from .logfile import OLDER_LOG, segment, segment_seq
 
 
 def run(store, top):

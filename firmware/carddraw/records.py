@@ -30,10 +30,14 @@ def pack(record):
 
 
 def unpack(values):
-    """A packed record as a new dict (ValueError when it is not one PACKED knows)."""
-    names = PACKED.get(values[0]) if values and type(values[0]) is str else None
+    """A record as an entry holds it, as a dict: a packed one (a list) as a new dict, an
+    object as it is; ValueError for anything else (not a record PACKED knows)."""
+    if type(values) is dict:
+        return values
+    names = PACKED.get(values[0]) if type(values) is list and values \
+        and type(values[0]) is str else None
     if names is None or len(values) != len(names) + 1:
-        raise ValueError  # not a packed record
+        raise ValueError  # not a record
     r = {"ev": values[0]}
     for i in range(len(names)):
         r[names[i]] = values[i + 1]

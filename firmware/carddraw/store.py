@@ -18,8 +18,7 @@
 # are counted), the journal's entries (journal.FOLDERS_MOST of SLOTS, records in RAM up to
 # KEPT_MOST), the segments (the log's limit over their size), an idle step's records
 # (logfile.HOLD_MOST), a reader's chunk and line (logread).
-from carddraw import config, flashfs, journal, logfile, logread
-from carddraw.logroom import KEPT, Room  # noqa: F401 -- KEPT: the tests' and tools' too
+from . import config, flashfs, journal, logfile, logread, logroom
 
 NOTICES_MAX = 8      # notices waiting for the screen
 OLDER = ["settings.json", "log.exported", "action.json"]  # an older firmware's, in the root
@@ -41,7 +40,7 @@ class Store:
                                        min(segment or config.LOG_SEGMENT, limit // 4), self.notice)
         self.journal = journal.Journal(fs, root)
         self.settings = flashfs.SettingsFile(fs, root)
-        self.room = Room(min(config.LOG_RESERVE, limit // 4), self.logfile, self.journal)
+        self.room = logroom.Room(min(config.LOG_RESERVE, limit // 4), self.logfile, self.journal)
         self._notices = []     # short texts for the screen (take_notices): NOTICES_MAX at most
         self._opened = False
         self._seq = 1          # the next record's seq
@@ -69,7 +68,7 @@ class Store:
         if notice:
             self.report(config.SETTINGS_FILE, why, notice)
         if (notice or why == flashfs.MISSING) and self._opened:
-            self._write_settings(sf.j)  # repaired on flash, so the notice comes once; made
+            sf.write(sf.j) or self.flash_error()  # repaired on flash, so the notice comes once; made
         return s, notice                # on a fresh device, so an idle pass only rewrites it
 
     def save_settings(self, settings):
@@ -81,7 +80,7 @@ class Store:
         sf.settings = dict(settings)
         sf.why, sf.bad = None, []  # written whole: nothing left to report
         self._tidy = False         # a journal folder may be done with now
-        return self._write_settings(self.journal.next - 1)  # newer than the journal's changes
+        return sf.write(self.journal.next - 1) or self.flash_error()  # newer than the journal's changes
 
     def open_action(self):
         """-> (the log's last action's records from its start, or None; the play's hint).
@@ -201,7 +200,7 @@ class Store:
                                 log.limit + logread.LINE_MAX)
         if bad and bad != log.reported:  # once per new count, not at every read
             log.reported = bad
-            self._damaged(bad)
+            self.report(config.LOG_FILE, "%d bad lines" % bad, "log damaged")
         return records, bad
 
     def last(self):
@@ -249,10 +248,6 @@ class Store:
         """Damage found: keep the short notice (for a 16-character line), log the details."""
         self.notice(notice)
         self.log({"ev": "damage", "file": file, "why": why})
-
-    def _damaged(self, bad):  # damaged lines found in the log, if any
-        if bad:
-            self.report(config.LOG_FILE, "%d bad lines" % bad, "log damaged")
 
     def flash_error(self):
         """Said on screen, not logged: the log is on the flash that just failed. -> False."""
@@ -308,7 +303,7 @@ class Store:
             bad = 0
             for name in top:
                 if older(name):
-                    from carddraw import migrate  # once in a device's life
+                    from . import migrate  # once in a device's life
                     bad = migrate.run(self, top)
                     break
             for name in fs.listdir(root + config.STATE_DIR):
@@ -323,16 +318,15 @@ class Store:
         self._seq = self.logfile.seq + 1
         for e in self.journal.entries:
             self._seq = max(self._seq, e.first + e.count)
-        self._damaged(bad + damaged)  # a commit: the settings are known by now
+        bad += damaged
+        if bad:  # a commit: the settings are known by now
+            self.report(config.LOG_FILE, "%d bad lines" % bad, "log damaged")
         return True
 
     def _stop_reading(self):
         if self._reading is not None:
             self._reading.close()
             self._reading = None
-
-    def _write_settings(self, j):
-        return self.settings.write(j) or self.flash_error()
 
     def _on(self, hold):
         """The journal's records into the log, or its settings into settings.json: a step
