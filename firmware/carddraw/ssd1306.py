@@ -215,8 +215,8 @@ class SSD1306(framebuf.FrameBuffer):
         self._all = True
 
     def contrast(self, level):
-        """Contrast (brightness) 0-255."""
-        self._command(_CONTRAST, max(0, min(255, int(level))))
+        """Contrast (brightness) 0-255 (board.Display's steps, or 0 dimmed)."""
+        self._command(_CONTRAST, level)
 
     def poweroff(self):
         """Display off (sleep, about 10 uA); the display keeps its RAM."""
