@@ -14,13 +14,6 @@ from .screens import Menu, Screen, Setup
 from .settings import LOCK_MAX, LOCK_MIN
 from .texts import capital, deck_line, shown_code
 
-LOCK_TEXT = ["Referee lock", "Enter the code", "on the buttons:", ""]
-WAIT_TEXT = ["Referee lock", "Too many wrong", "codes: no code", "is taken until",
-             "the wait ends."]  # (codes entered during the wait are refused unchecked)
-RECOVER_TEXT = ["Referee lock", "Too many wrong", "codes. Wait, or", "enter the 12-key",
-                "recovery code:"]
-
-
 class Lock(Screen):
     name = "lock"
     locked = True
@@ -61,17 +54,22 @@ class Lock(Screen):
         ctl = self.ctl
         lockout = ctl.lockout
         left = lockout.wait_ms()
-        stars = [shown_code(self.code, True)]
+        stars = shown_code(self.code, True)
         if lockout.pending is not None:  # counted, compared once the count is on flash
             stalled = lockout.stalled
-            lines = LOCK_TEXT + stars + ["Flash error:" if stalled else "Checking...",
-                                         "not checked yet" if stalled else ""]
-        elif left:  # a countdown (the controller redraws it every second)
-            text = RECOVER_TEXT if ctl.settings["recovery"] else WAIT_TEXT
-            lines = text + stars + ["Wait " + lockcode.wait_text(left)]
-        else:
-            lines = LOCK_TEXT + stars + ["", ""]
-        return lines + ["hold STOP: back"], None
+            lines = ["Enter the code", "on the buttons:", "", stars,
+                     "Flash error:" if stalled else "Checking...",
+                     "not checked yet" if stalled else ""]
+        elif not left:
+            lines = ["Enter the code", "on the buttons:", "", stars, "", ""]
+        else:  # a countdown (the controller redraws it every second); codes entered during
+            # the wait are refused unchecked, but for the recovery code if there is one
+            if ctl.settings["recovery"]:
+                why = ["codes. Wait, or", "enter the 12-key", "recovery code:"]
+            else:
+                why = ["codes: no code", "is taken until", "the wait ends."]
+            lines = ["Too many wrong"] + why + [stars, "Wait " + lockcode.wait_text(left)]
+        return ["Referee lock"] + lines + ["hold STOP: back"], None
 
 
 class NewCode(Screen):

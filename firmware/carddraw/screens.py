@@ -248,8 +248,6 @@ class Plan:
 # yellow for a mild environmental risk (R6, R7).
 PRESETS = {"R": (0, 0, 1, 0), "H": (0, 0, 2, 0), "D": (0, 0, 0, 1), "hR": (0, 1, 0, 0),
            "hH": (0, 0, 0, 0)}
-TASK_TEXT = ["Difficulty", "RANK  +1 red", "HELP  +2 red", "DRAW  +1 black",
-             "hold RANK yellow", "hold HELP none", "hold DRAW more", "STOP  back"]
 
 
 class Task(Screen):
@@ -285,7 +283,8 @@ class Task(Screen):
         self.press(button, "h")
 
     def lines(self):
-        return list(TASK_TEXT), None  # (set-up shows the task chosen)
+        return ["Difficulty", "RANK  +1 red", "HELP  +2 red", "DRAW  +1 black",
+                "hold RANK yellow", "hold HELP none", "hold DRAW more", "STOP  back"], None
 
 
 # -- the options ------------------------------------------------------------------------------
