@@ -6,6 +6,8 @@ from carddraw.render import View
 from carddraw.settings import OPTIONS as OPTS
 
 from handheld import keys
+
+
 def text(c):
     return "\n".join(c.view().lines)
 

@@ -22,6 +22,7 @@ from carddraw.settings import check
 
 from controllerkit import events, joined, lines_fit, option, referee
 from handheld import dev, keys
+
 SKILL = "lD R D S"   # the next skill: options, up to the last row (the skill), next, back
 
 

@@ -10,6 +10,8 @@ from carddraw.controller import Controller
 
 from controllerkit import joined, lines_fit, referee
 from handheld import dev, keys
+
+
 def test_lock_wrong_code_says_so_and_returns():
     c = dev()
     keys(c, "D")

@@ -12,6 +12,8 @@ from carddraw.odds import success_chance
 
 from controllerkit import events, joined, referee
 from handheld import dev, keys, sit_out_the_finishing
+
+
 def test_stop_asks_first_then_says_no_retry_today_R16_R23():
     c = dev()
     keys(c, "D")

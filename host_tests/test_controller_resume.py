@@ -12,6 +12,8 @@ from carddraw.controller import Controller
 from controllerkit import events, option, referee
 from handheld import dev, keys
 from pick import Pick  # tools/vmlib, shared with the screen tour
+
+
 # -- never crash -------------------------------------------------------------------------------
 def test_unknown_buttons_and_errors_never_crash():
     c = dev()

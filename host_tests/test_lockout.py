@@ -12,6 +12,8 @@ from carddraw.store import Store
 from fakeflash import FakeFlash
 
 from lockoutkit import attempt, code_keys, dev, hardening_board, keys, lock_records, text, wrong
+
+
 # -- the wait -----------------------------------------------------------------------------------
 def test_the_wait_after_each_wrong_try_3_free_then_30_s_doubling_capped_at_8_h():
     waits = [lockcode.wait_for(n) for n in range(0, 20)]

@@ -10,6 +10,8 @@ from carddraw.store import Store
 from fakeflash import FakeFlash
 
 from lockoutkit import NAME, hardening_board
+
+
 # -- under MicroPython ------------------------------------------------------------------------
 def test_lockcode_runs_under_micropython(vm):
     got = vm("""

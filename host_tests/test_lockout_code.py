@@ -16,6 +16,8 @@ from fakeflash import FakeFlash
 
 from lockoutkit import (attempt, code_keys, dev, hardening_board, keys, lock_records, text,
                         wrong)
+
+
 # -- the code ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("code", ["DSRH", "RRHHDDSS", "HDSRD"])
 def test_codes_of_4_to_8_presses_are_kept_and_open_the_lock(code):
