@@ -170,7 +170,9 @@ class Lockout:
         ctl = self.ctl
         r = Rng()  # hardware entropy, never the bench's seeded generator
         ctl.change("lock", hashed(entered, salt(r)))
-        recovery = "".join(LOCK_KEYS[r.randrange(4)] for _ in range(RECOVERY))
+        recovery = ""
+        for _ in range(RECOVERY):
+            recovery += LOCK_KEYS[r.randrange(4)]
         ctl.change("recovery", hashed(recovery, salt(r)))
         ctl.change("recovery_fails", 0)
         ctl.record("settings", lock="changed")  # never the code itself: players read logs

@@ -139,7 +139,10 @@ class RefMenu(Menu):
         return items + ["Change code"]
 
     def rows(self):
-        return [(label, "") for label in self.offered()]
+        rows = []
+        for label in self.offered():
+            rows.append((label, ""))
+        return rows
 
     def choose(self, index):
         """What the item chosen does."""
@@ -189,8 +192,10 @@ class Adjust(Menu):
     held = True
 
     def rows(self):
-        return [(capital(colour), count)
-                for colour, count in zip(COLOURS, self.ctl.play.action.deck.counts())]
+        rows = []
+        for colour, count in zip(COLOURS, self.ctl.play.action.deck.counts()):
+            rows.append((capital(colour), count))
+        return rows
 
     def choose(self, index):
         self.editing = True
