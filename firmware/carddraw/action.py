@@ -1,5 +1,5 @@
 # One Card Draw action (R9-R23). Pure: randomness comes in as any object with randrange(n).
-from carddraw.deck import RuleError, build_deck, check_int, check_colour
+from .deck import RuleError, build_deck, check_int, check_colour
 
 SKILLS = ("surgery", "repair", "scan")  # R24
 

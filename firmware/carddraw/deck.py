@@ -9,7 +9,6 @@ RED = "red"        # R1 complication
 BLACK = "black"    # R1 catastrophe, shown as purple on the device
 COLOURS = (GREEN, YELLOW, RED, BLACK)  # also the index order of a draw (R9)
 
-MAX_SETTING = 9      # ranks, helpers, bonus and difficulty cards are 0-9
 MAX_CARDS = 999      # of one colour in a deck: far beyond any deck the rules can build
 
 
@@ -95,7 +94,7 @@ def build_deck(ranks, helpers=0, bonus=0, green=0, yellow=0, red=0, black=0):
     """R2-R8: the deck a task starts with."""
     for name, value in zip(("ranks", "helpers", "bonus") + COLOURS,
                            (ranks, helpers, bonus, green, yellow, red, black)):
-        check_int(name, value, 0, MAX_SETTING)
+        check_int(name, value, 0, 9)  # ranks, helpers, bonus and difficulty cards are 0-9
     # R2: the base deck of 2 green, 2 yellow, 1 red; R3 a green a rank, R4 one a helper up to
     # the ranks, R5 the bonus greens, R6 and R7 the task's cards; Deck settles them (R8)
     return Deck(2 + ranks + min(helpers, ranks) + bonus + green, 2 + yellow, 1 + red, black)

@@ -1,9 +1,6 @@
 # Exact odds the device shows (R25, R26). Pure, iterative, cheap enough for an RP2040.
-from carddraw.deck import settle
+from .deck import settle
 
-# R26 stops iterating once the probability still undecided is below this. That undecided mass
-# is an exact bound on the error: the true chance lies in [result, result + undecided].
-TAIL = 1e-6
 MAX_STEPS = 5000  # a hard ceiling; never reached for decks the device can build (see make bench)
 
 
@@ -46,7 +43,7 @@ def chance(counts, greens_needed):
     for each j, the probability of being at (j, m). Each sweep step is one "inner step" per
     live j. Every yellow/red draw adds a card that compounds into a black after at most nine
     more, so the surviving probability shrinks at least geometrically with m; we stop when it
-    is below TAIL, and return that undecided mass as the bound on the error.
+    is below 1e-6, and return that undecided mass as the bound on the error.
     """
     if greens_needed > counts[0]:
         # not enough greens: the deck runs dry of greens and only blacks can end it (a fail),
@@ -115,7 +112,9 @@ def risk(counts, greens_needed, risks=True):
                 black += ends * b  # R14: a black ends it
             if r:
                 red += firsts * r  # R13: the first red
-        if undecided < TAIL or visits >= MAX_STEPS:
+        # R26 stops once the probability still undecided is below 1e-6: an exact bound on the
+        # error, the true chance lies in [result, result + undecided]
+        if undecided < 1e-6 or visits >= MAX_STEPS:
             return alive[greens_needed], red, black, undecided, steps + visits
         _, y, r, b = settle(0, y + 1, r, b)  # R12/R13 add a yellow, then R8
 

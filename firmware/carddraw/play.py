@@ -11,9 +11,9 @@
 # checked against the deck it logged, and the hint (what no record says: a card put away, the
 # finishing, the timed warning begun) brings back the rest. restore() takes a state() back,
 # for the tests that power-cut a controller without a store.
-from carddraw import records, saved, settings as known
-from carddraw.action import Action, RuleError, check_colour
-from carddraw.odds import action_odds
+from . import records, saved, settings as known
+from .action import Action, RuleError, check_colour
+from .odds import action_odds
 
 WARN_MS = 5000    # R21: the warning before a timed draw
 FINISH_MS = 60000  # R23: the minute of roleplay

@@ -2,8 +2,8 @@
 # undo (the action as it was before its last draw); and what the log's records say of one
 # when it is played again after a power cut (play.Play.replay). Kept apart from action.py so
 # the engine stays small in RAM.
-from carddraw.deck import COLOURS, Deck, check_int, check_colour
-from carddraw.action import Action
+from .deck import COLOURS, Deck, check_int, check_colour
+from .action import Action
 
 STATES = ("active", "succeeded", "stopped", "failed", "referee")
 

@@ -2,7 +2,7 @@
 # and steps them, the one check of a settings dict (used by the controller and the store
 # alike), and the one way an Action is built from them. Pure: no I/O.
 # Defaults and ranges live in config.py (config.NUMBERS, config.FLAGS), next to the pins.
-from carddraw import config
+from . import config
 
 # Every setting, sorted: MicroPython's dicts keep no order, and bad names come out in this one.
 NAMES = tuple(sorted(config.defaults()))
@@ -22,7 +22,6 @@ LOCK_KEYS = "RHDS"       # the referee code is presses of RANK, HELP, DRAW, STOP
 LOCK_MIN = 4             # a code takes 4 to 8 presses (lockcode.py checks and keeps codes)
 LOCK_MAX = 8
 LOCK_FAILS_MAX = 9999    # wrong tries counted at most (the wait stops growing long before)
-_HEX = "0123456789abcdef"
 
 
 def label(name):
@@ -45,7 +44,7 @@ def lock_ok(lock, presses=("4", "5", "6", "7", "8")):
     parts = lock.split("$") if isinstance(lock, str) else ()
     return (len(parts) == 3 and parts[0] in presses
             and len(parts[1]) == 16 and len(parts[2]) == 64
-            and all(c in _HEX for c in parts[1] + parts[2]))
+            and all(c in "0123456789abcdef" for c in parts[1] + parts[2]))
 
 
 def hashed(code, salt):
@@ -104,7 +103,7 @@ def action_from(settings, Action=None):
     """The Action these settings start, every parameter carried (R2-R15, referee present).
     Action: the class, where the caller has it (a start's pass skips the import machinery)."""
     if Action is None:
-        from carddraw.action import Action  # here, so the store can check settings without it
+        from .action import Action  # here, so the store can check settings without it
     return Action(settings["skill"], settings["ranks"], settings["helpers"],
                   settings["bonus"], settings["green"], settings["yellow"], settings["red"],
                   settings["black"], settings["needed"], settings["auto"],
