@@ -65,7 +65,7 @@ test: setup chromium
 # engine, controller, screens, searches, the store on littlefs. make test runs them all.
 CHECK = engine engine_draw properties rules_cited controller controller_play controller_lock \
         controller_resume controller_fuzz end_screens referee cards \
-        littleflash littleflash_cuts log_chain
+        littleflash littleflash_cuts log_chain log_app
 check: setup
 	$(PY) -m pytest $(foreach t,$(CHECK),host_tests/test_$(t).py)
 
