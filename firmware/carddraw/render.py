@@ -223,10 +223,10 @@ class DeckPicture(Picture):
             if at < 0:
                 continue
             if ch == ".":
-                cols(canvas, at + 1, 2, x, 33, 2)
+                cols(canvas, at + 1, 2, x, 33, 2, 1)
                 x += 6
             else:
-                cols(canvas, at, 5, x, 33, 2)
+                cols(canvas, at, 5, x, 33, 2, 1)
                 x += 12
         for i in range(min(2, len(self.side))):
             narrow(canvas, self.side[i][:6], 66, 32 + 8 * i)
@@ -256,7 +256,7 @@ class CardPicture(Picture):
             narrow(canvas, self.words[i], 26, 40 + 8 * i)
 
 
-def cols(canvas, at, n, x, y, scale=1, c=1):
+def cols(canvas, at, n, x, y, scale, c):
     """n columns of GLYPHS from at, each lit bit a scale x scale square of colour c: a run
     of lit bits is one fill_rect."""
     for i in range(n):
@@ -324,7 +324,7 @@ def narrow(canvas, text, x, y):
         x += 7
 
 
-def deck(canvas, counts, before=None):
+def deck(canvas, counts, before):
     """R20: the deck, a card symbol (or an empty slot), letter and count per colour. before:
     the counts drawn there now (None: nothing is), so only the cells that differ are drawn."""
     # a count of two digits reaches past the yellow and red cells (and only past them)
