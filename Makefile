@@ -64,7 +64,7 @@ test: setup chromium
 # The CPython-only test files but the power-cut search (over a minute by itself): rules,
 # engine, controller, screens, searches, the store on littlefs. make test runs them all.
 CHECK = engine engine_draw properties rules_cited controller controller_play controller_lock \
-        controller_resume controller_fuzz end_screens referee cards \
+        controller_resume controller_fuzz lock_search end_screens referee cards \
         littleflash littleflash_cuts log_chain log_app
 check: setup
 	$(PY) -m pytest $(foreach t,$(CHECK),host_tests/test_$(t).py)

@@ -1,7 +1,9 @@
 """Hardening, part 1: the controller under a fuzz (a hypothesis state machine) and the referee
-lock under a breadth-first search of everything a player can reach without the code.
+lock under a breadth-first search of everything a player can reach without the code (the
+search: locksearch.py; with the code, and a decision on the card screen: test_lock_search.py).
 
-The other parts: test_power_cuts.py (power cuts through App), test_damaged_input.py
+The other parts: test_power_cuts.py (power cuts through App), test_usb_attacks.py (a laptop's
+attacks with cuts and resets), test_damaged_input.py
 (bad files, bad protocol lines, button chatter), test_vm_soak.py (memory over 10,000
 draws and the watchdog, in the MicroPython VM). Each test records its figures with figure();
 they are gathered in $CARDDRAW_FIGURES (default: carddraw-hardening-figures.json in the
@@ -31,7 +33,6 @@ def figure(key, value):
 
 # == 1. The controller under a fuzz ===========================================================
 import random  # noqa: E402
-from collections import deque  # noqa: E402
 
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings as hsettings, strategies as st  # noqa: E402
@@ -39,17 +40,16 @@ from hypothesis.stateful import (RuleBasedStateMachine, initialize, invariant,  
                                  precondition, rule,
                                  run_state_machine_as_test)
 
-from carddraw import config, lockcode, saved  # noqa: E402
+from carddraw import config, saved  # noqa: E402
 from carddraw.controller import Controller, IDLE_MS  # noqa: E402
 from carddraw.play import WARN_MS  # noqa: E402
-from carddraw.screens import MSG_MS  # noqa: E402
 from carddraw.settings import check  # noqa: E402
 from carddraw.deck import COLOURS  # noqa: E402
 import handheld  # noqa: E402
+from locksearch import END_STATES, KEY, explore, replay, state_key, unroll  # noqa: E402
 
 BUTTONS = config.BUTTONS
 SCREENS = handheld.SCREENS
-KEY = {"R": "RANK", "H": "HELP", "D": "DRAW", "S": "STOP"}
 CODES = st.text(alphabet="RHDS", min_size=4, max_size=8)  # settings keep them hashed
 SETUP = st.fixed_dictionaries({
     "skill": st.sampled_from(config.SKILLS), "ranks": st.integers(0, 9),
@@ -58,7 +58,6 @@ SETUP = st.fixed_dictionaries({
     "needed": st.integers(1, 3), "auto": st.integers(0, 3), "redraws": st.integers(0, 3),
     "referee": st.booleans(), "timed": st.booleans(),
     "interval": st.sampled_from(range(30, 61, 5)), "lock": CODES})
-END_STATES = ("succeeded", "stopped", "failed")
 # clock jumps, 0 ms to 3 min: hypothesis favours small integers, so the ones that matter are
 # named (a loop period, the 1 s and 5 s marks of the warning, the 30 s lock timeout, a minute)
 JUMPS = (0, 20, 999, 1000, 2500, 4000, 4999, 5000, 6000, 25000, 29000, 30001, 45000, 60000,
@@ -336,283 +335,8 @@ def test_fuzz_controller_state_machine():
     assert set(seen) == set(SCREENS), set(SCREENS) - set(seen)
 
 
-class Black:
-    """An rng whose every draw is the first black card of the deck."""
 
-    def __init__(self):
-        self.c = None
-
-    def randrange(self, n):
-        g, y, r, b = self.c.action.deck.counts()
-        assert b
-        return g + y + r
-
-
-@pytest.mark.parametrize("decision,after", [("Black: go on", "active"), ("Black: fail", "failed")])
-def test_a_referee_decision_taken_on_the_card_screen_clears_the_black_card(decision, after):
-    """Found by the fuzz. With no redraws the black applies at once and stays on the card
-    screen; a referee who opens the lock right there and decides (R14) must leave the black
-    card behind: before the fix the card stayed set, so resume_state() said "card", and a
-    power cut (or leaving a later lock) brought the black card back on the screen."""
-    rng = Black()
-    c = Controller(settings={"referee": True, "black": 1, "redraws": 0}, rng=rng)
-    rng.c = c
-    c.press("DRAW", 0)
-    c.press("DRAW", 0)
-    assert c.view().screen == "card" and c.view().led == "black" and c.action.state == "referee"
-    c.long("STOP", 0)
-    for k in "RHRH":  # the default code, compared once its try is counted (settle)
-        c.press(KEY[k], 0)
-        c.settle()
-    assert c.view().screen == "refmenu"
-    for _ in range(20):  # the menu's rows, down to the decision
-        if any(x.startswith(">" + decision) for x in c.view().lines):
-            break
-        c.press("HELP", 0)
-    assert any(x.startswith(">" + decision) for x in c.view().lines), c.view().lines
-    c.press("DRAW", 0)
-    assert c.view().screen == after and c.action.state == after
-    assert c.play.card is None and c.resume_state()["screen"] == after
-    rebooted = Controller(settings=dict(c.settings), resume=json.loads(json.dumps(c.resume_state())))
-    assert rebooted.view().screen == after and rebooted.view().led in (None, "black")
-    c.long("STOP", 1000)                      # the lock again, and cancelled
-    c.long("STOP", 1000)
-    assert c.view().screen == after
-
-
-# == 6. The referee lock: everything a player can reach without the code ==========================
-class Chooser:
-    """The BFS's rng: a draw takes the first card of the colour the search chose (R9 order),
-    so every colour in the deck is a branch of its own."""
-
-    def __init__(self, c):
-        self.c = c
-        self.want = None
-
-    def randrange(self, n):
-        counts = self.c.action.deck.counts()
-        assert self.want is not None and sum(counts) == n, "an unplanned draw"
-        i = COLOURS.index(self.want)
-        assert counts[i] > 0
-        return sum(counts[:i])
-
-
-def clone(c):
-    """A copy of a controller sharing nothing an event changes, drawing with a Chooser."""
-    return handheld.clone(c, Chooser)
-
-
-def clip(x, low, high):
-    return max(low, min(high, x))
-
-
-def freeze(d):
-    """A flat dict of JSON values (lists inside) as a hashable tuple, in key order."""
-    if d is None:
-        return None
-    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in sorted(d.items()))
-
-
-def state_key(c):
-    """Everything that decides what a controller does next, each part only where it can:
-    the lock's entered presses and where it returns to only on the lock (they are reset on
-    the way in), the cursor only on menus (reset on the way in), the message and its age
-    only on it, the idle time only on the referee screens (every press sets it, and the lock
-    is entered by one), the timed draw only in timed mode (set at start, fixed while an
-    action runs) and its warning (it goes on across screens), the
-    finishing countdown only on its screen (set on the way in). Times are relative to now,
-    clipped at the thresholds that matter."""
-    s = c.screen
-    shown = c.shown
-    m = shown if s == "message" else None
-    locked = shown.locked
-    referee_screen = m.back if m is not None and locked else shown
-    p = c.play
-    return (s, p and (freeze(saved.to_dict(p.action)), freeze(p.undo), p.card, p.applied,
-                      p.ended),
-            freeze(c.settings),
-            shown.code if s in ("lock", "newcode") else None,
-            referee_screen.back.name if locked else None,
-            shown.cur if s in ("success", "options", "refmenu", "adjust") else None,
-            shown.editing if s in ("options", "adjust") else None,
-            c.chained, p.warn if p else 0, m and (m.title, tuple(m.text), m.back.name),
-            clip(c.now - m.since, 0, MSG_MS) if m else None,
-            clip(p.due - c.now, -1, 61000) if c.settings["timed"] and p else None,
-            clip(c.now - c.idle, 0, IDLE_MS + 1) if locked else None,
-            clip(p.fin_end - c.now, -1, 60001) if s == "finishing" else None,
-            clip(lock_until(c) - c.now, -1, lockcode.MAX_WAIT_MS + 1),
-            freeze(shown.before) if s == "options" else None)
-
-
-JUMPS_BFS = (5000, 31000, 61000)
-EVENTS_BFS = ([("press", b) for b in BUTTONS] + [("long", b) for b in BUTTONS]
-              + [("tick", ms) for ms in JUMPS_BFS] + [("power", None)])
-REFEREE_ONLY = ("referee", "adjust", "undo", "helper_leaves")
-
-
-def may_draw(c, kind, arg):
-    a = c.action
-    if a is None or a.state != "active":
-        return False
-    if kind == "tick":  # R21: the timed draw, on any screen but those the code opens
-        return c.settings["timed"] and a.pending is None and not c.shown.held
-    return kind == "press" and (
-        (c.screen == "active" and arg == "DRAW" and a.pending is None)
-        or (c.screen == "card" and arg == "HELP" and a.pending is not None))
-
-
-def lock_until(c):
-    """When the lockout after wrong codes ends (a lockout due at boot runs from the boot);
-    just gone when there is none."""
-    return c.lockout.until.get("lock", c.now - 1)
-
-
-def waiting(c):
-    return bool(lockcode.wait_for(c.settings["lock_fails"])) and lock_until(c) > c.now
-
-
-def forms_code(c, kind, arg):
-    """The press that would complete the referee code on the lock screen: never made -- but
-    during a lockout, when the code must be refused unchecked, the search makes it too."""
-    return (c.screen == "lock" and kind == "press" and not waiting(c)
-            and len(c.shown.code) + 1 == c.lockout.presses()
-            and lockcode.matches(c.settings["lock"], c.shown.code + arg[0]))
-
-
-def step(c, kind, arg, colour):
-    """One event on a copy of c -> (the new controller, its log)."""
-    n = clone(c)
-    n.rng.want = colour
-    if kind == "press":
-        n.press(arg, n.now)
-    elif kind == "long":
-        n.long(arg, n.now)
-    elif kind == "tick":
-        n.now += arg
-    else:  # a power cut: a new controller on the saved resume state and settings
-        rs = json.loads(json.dumps(n.resume_state()))
-        t = n.now
-        n = Controller(settings=json.loads(json.dumps(n.settings)), now_ms=t, resume=rs)
-        n.rng = Chooser(n)
-    n.tick(n.now)                 # the app ticks after every event
-    return n, n.take_log()
-
-
-def violations(before, after, kind, log):
-    """What a player without the code must never manage, on one event."""
-    bad = []
-    evs = [r["ev"] for r in log]
-    if after.screen in ("refmenu", "adjust", "newcode"):
-        bad.append("referee screen " + after.screen)
-    for r in log:
-        if r["ev"] in REFEREE_ONLY or (r["ev"] == "settings" and "lock" in r):
-            bad.append("referee function %s" % r)
-        if r["ev"] == "error":
-            bad.append("error %s" % r)
-    if after.settings["lock"] != before.settings["lock"]:
-        bad.append("lock code changed")
-    if after.screen == "refmenu" and before.screen == "lock" and waiting(before):
-        bad.append("code taken during the lockout")
-    fails = after.settings["lock_fails"] - before.settings["lock_fails"]
-    if fails < 0 and after.screen != "refmenu":
-        bad.append("wrong tries forgotten")                        # only the code resets them
-    tries = [r["result"] for r in log if r["ev"] == "lock"]
-    if fails > 0 and tries != (["wait"] if lockcode.wait_for(after.settings["lock_fails"])
-                               else []):  # counted; a record only when a wait starts
-        bad.append("wrong try's wait not logged")
-    if (before.screen == "lock" and waiting(before) and kind == "press"
-            and len(before.shown.code) + 1 == before.lockout.presses()
-            and (tries or after.lockout.refused != before.lockout.refused + 1)):
-        bad.append("refused try not counted")  # counted, never a record a try
-    if any(set(r) - {"ev", "ms", "result", "kind", "fails", "refused", "wait_s"}
-           for r in log if r["ev"] == "lock"):
-        bad.append("a try logged with more than its counts")  # never the code
-    a, b = before.action, after.action
-    if kind == "power":
-        if after.resume_state() != json.loads(json.dumps(before.resume_state())):
-            bad.append("power cut lost the action")
-        return bad
-    if a is None:
-        return bad
-    if b is None or "start" in evs:   # the action was cleared or replaced ...
-        if a.state not in END_STATES:  # ... only once it had ended, and that was logged
-            bad.append("action %s dropped" % a.state)
-        return bad
-    if a.state == "referee" and b.state != "referee":
-        bad.append("black passed without the referee")             # R14
-    if a.state not in END_STATES and b.state in END_STATES and "end" not in evs:
-        bad.append("ended without an end record")
-    if b.draws < a.draws:
-        bad.append("draw undone")
-    if b.deck.counts() != a.deck.counts() and "accept" not in evs:
-        bad.append("deck changed without a card")                  # R19 is the referee's
-    if b.helpers != a.helpers:
-        bad.append("helper left")
-    return bad
-
-
-def explore(settings, depth, cap, code_known=False):
-    """Breadth-first over the states reachable from a fresh action, without the code (or,
-    to show the search finds what it looks for, with it)."""
-    root = Controller(settings=settings, rng=None, now_ms=0)
-    root.rng = Chooser(root)
-    root.press("DRAW", 0)
-    root.take_log()
-    assert root.screen == "active"
-    seen = {state_key(root): None}
-    frontier = deque([(root, 0, None)])
-    found = []
-    screens = set()
-    edges = 0
-    pruned = 0
-    reached = 0
-    while frontier:
-        c, d, path = frontier.popleft()
-        reached = max(reached, d)
-        screens.add(c.screen)
-        if d >= depth or (c.action is None and c.screen in ("setup", "options")):
-            continue  # back at set-up the action is over (its end logged): a fresh start
-        for kind, arg in EVENTS_BFS:
-            if forms_code(c, kind, arg) and not code_known:
-                pruned += 1
-                continue
-            colours = [None]
-            if may_draw(c, kind, arg):
-                counts = c.action.deck.counts()
-                colours = [x for x, k in zip(COLOURS, counts) if k] or [None]
-            for colour in colours:
-                n, log = step(c, kind, arg, colour)
-                edges += 1
-                bad = violations(c, n, kind, log)
-                here = (path, (kind, arg, colour))
-                if bad:
-                    found.append((bad, here))
-                k = state_key(n)
-                if k not in seen and len(seen) < cap:
-                    seen[k] = here
-                    frontier.append((n, d + 1, here))
-    return {"states": len(seen), "edges": edges, "depth": reached, "pruned code presses": pruned,
-            "capped": len(seen) >= cap, "screens": sorted(screens)}, found, seen
-
-
-def unroll(path):
-    out = []
-    while path:
-        path, ev = path
-        out.append(ev)
-    return out[::-1]
-
-
-def replay(settings, path):
-    """The controller at the end of a path, played from a fresh action without clone()."""
-    c = Controller(settings=settings, rng=None, now_ms=0)
-    c.rng = Chooser(c)
-    c.press("DRAW", 0)
-    for kind, arg, colour in path:
-        c, _ = step(c, kind, arg, colour)
-    return c
-
-
+# == 6. The referee lock: everything a player can reach without the code (locksearch.py) ==========
 BFS_DEPTH = int(os.environ.get("HARDENING_BFS_DEPTH", 0))
 LOCK_CASES = [  # (name, settings, depth in `make test`)
     ("referee, a black, a redraw", dict(referee=True, black=1, redraws=1, needed=2), 7),
@@ -645,30 +369,3 @@ def test_no_path_without_the_code_reaches_a_referee_function(name, changes, dept
     for k in random.Random(1).sample(sorted(seen, key=repr), 40):
         if seen[k] is not None:
             assert state_key(replay(settings, unroll(seen[k]))) == k
-
-
-def test_the_lock_search_finds_the_referee_functions_with_the_code():
-    """The same search, allowed to enter the code, reaches the referee menu and its functions
-    at once: the checks above are not vacuous."""
-    settings = dict(config.defaults(), referee=True, black=1, redraws=0)
-    stats, found, _ = explore(settings, 7, cap=20000, code_known=True)
-    kinds = set(b.split(" ")[0] + " " + b.split(" ")[1] for bad, _ in found for b in bad)
-    assert "referee screen" in kinds and "referee function" in kinds, kinds
-    assert any("black passed" in b for bad, _ in found for b in bad)
-
-
-def test_during_a_lockout_even_the_code_is_refused():
-    """The search allowed to enter the code, from a lockout due at boot (3 wrong tries counted,
-    30 s): it reaches the referee menu only on paths that let the wait run out first (a
-    clock jump of 31 or 61 s), never while it runs -- the code entered then is refused and
-    counted as refused."""
-    settings = dict(config.defaults(), referee=True, black=1, redraws=0, lock_fails=3)
-    stats, found, seen = explore(settings, 7, cap=40000, code_known=True)
-    problems = [b for bad, _ in found for b in bad]
-    assert "referee screen refmenu" in problems                  # the search gets there ...
-    assert not [b for b in problems if "lockout" in b or "logged" in b or "forgotten" in b
-                or "counted" in b]
-    for bad, path in found:
-        if "referee screen refmenu" in bad:                      # ... only after the wait
-            assert any(ev[0] == "tick" and ev[1] > 30000 for ev in unroll(path)), unroll(path)
-    assert any(k[0] == "message" and "Locked" in " ".join(k[9][1]) for k in seen)
