@@ -97,7 +97,7 @@ def test_a_failing_flash_never_raises():
 @given(st.lists(st.sampled_from(["good", "blank", "junk", "long", "huge"]), max_size=12),
        st.booleans(), st.integers(1, 5))
 def test_the_export_reads_a_segment_as_the_log_reads_it(kinds, torn, n):
-    """read_lines (the export's: a few lines a pass, read in chunks) hands out the very lines,
+    """each() a few lines at a time (the export's: a few lines a pass) hands out the very lines,
     and counts the very damage, that the log's reading does: blank lines skipped, junk and
     overlong lines counted, a torn last line kept if it is whole JSON."""
     fs = FakeFlash()
@@ -116,10 +116,11 @@ def test_the_export_reads_a_segment_as_the_log_reads_it(kinds, torn, n):
     with fs.open("seg", "wb") as f:
         f.write(data)
     want = []
-    bad = logread.each(fs, "seg", want.append, raw=True)
+    bad = logread.each(fs, "seg", want.append, raw=True)[0]
     got, at, damaged = [], 0, 0
     for _ in range(100):
-        texts, at, d = logread.read_lines(fs, "seg", at, n)
+        texts = []
+        d, at = logread.each(fs, "seg", texts.append, True, 0, at, n)
         assert len(texts) <= n
         got += texts
         damaged += d
@@ -147,7 +148,7 @@ def test_records_are_repeats_when_equal_but_for_their_ms(a, b):
     assert not _alike(a, None)
 
 
-def test_log_files_and_read_lines_give_the_export_every_line_as_on_flash():
+def test_log_files_and_each_give_the_export_every_line_as_on_flash():
     fs = FakeFlash()
     s = Store(fs=fs, log_limit=4000)
     for i in range(40):
@@ -159,7 +160,8 @@ def test_log_files_and_read_lines_give_the_export_every_line_as_on_flash():
     for name in names:
         at = 0
         while at is not None:
-            texts, at, bad = logread.read_lines(fs, name, at, 3)
+            texts = []
+            bad, at = logread.each(fs, name, texts.append, True, 0, at, 3)
             assert len(texts) <= 3 and bad == 0
             lines += texts
     assert lines == s.read_log(raw=True)[0]

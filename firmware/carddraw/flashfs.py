@@ -134,7 +134,8 @@ class SettingsFile:
         if why is not None:
             return config.defaults(), 0, why, []
         s, bad = known.check(data)  # the controller uses the same check
-        return s, data.get("j") if type(data.get("j")) is int else 0, None, bad
+        j = data.get("j")
+        return s, j if type(j) is int else 0, None, bad
 
     def load(self, changes):
         """The file read (the boot, once), then the journal's changes ([entry number,

@@ -57,11 +57,9 @@ class Entry:
         self.slot = slot
         self.first = first        # the seq of its first record ("q")
         self.count = count        # how many records ("n")
+        self.last = first + count - 1  # the seq of its last record
         self.settings = settings  # whether its pass changed settings ("s")
         self.records = records    # its records while the log lacks them, if kept in RAM
-
-    def last(self):
-        return self.first + self.count - 1
 
 
 class Journal:
@@ -150,7 +148,7 @@ class Journal:
         "lost"} records (the chain holds, and says so), or a gap if over LOG_QUEUE of them."""
         expect = done + 1
         for e in self.entries:
-            if e.last() < expect:
+            if e.last < expect:
                 continue
             if e.first > expect:
                 if e.first - expect <= LOG_QUEUE:
@@ -177,7 +175,7 @@ class Journal:
             finally:
                 if f is not None:
                     f.close()
-            while seq <= e.last():
+            while seq <= e.last:
                 if seq >= expect:
                     yield seq, {"ev": "lost"}
                 seq += 1
@@ -187,14 +185,14 @@ class Journal:
         """How many records the journal holds after seq `done`."""
         n = 0
         for e in self.entries:
-            if e.last() > done:
-                n += min(e.count, e.last() - done)
+            if e.last > done:
+                n += min(e.count, e.last - done)
         return n
 
     def let_go(self, done):
         """The records the log holds now (to seq `done`): RAM lets them go."""
         for e in self.entries:
-            if e.records is not None and e.last() <= done:
+            if e.records is not None and e.last <= done:
                 self.kept -= len(e.records)
                 e.records = None
 
@@ -308,7 +306,7 @@ class Journal:
             return False
         n = self.folders[0]
         for e in self.entries:
-            if e.folder == n and (e.last() > done or e.settings and e.number > settled):
+            if e.folder == n and (e.last > done or e.settings and e.number > settled):
                 return False
         path = self._folder(n)
         self.fs.rename(path, path + ".tmp")  # one commit: see the invariants above

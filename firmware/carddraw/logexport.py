@@ -3,7 +3,7 @@
 # acknowledgement `log ack SEQ HASH` the bench sends once the export is saved, which lets the
 # store drop segments holding only exported records when the log is full. Imported on the
 # first `log` line and kept.
-from .logread import HASH_DIGITS, read_lines
+from .logread import HASH_DIGITS, each
 
 LINES = 3  # log lines sent at most in a pass (each is a JSON reply to make and send)
 QUIET = 8  # passes of lines, then one left quiet: the app collects garbage in it (App.update)
@@ -25,8 +25,9 @@ def command(con, args):
         return {"error": "log ack needs a record number (1 to 9 digits); " + USAGE}
     if len(h) != HASH_DIGITS or h.strip("0123456789abcdef"):
         return {"error": "log ack needs the record's hash, 12 digits 0-9 a-f; " + USAGE}
-    why = con.app.store.ack(int(seq), h)
-    return {"error": why} if why else {"ok": "ack", "seq": int(seq)}
+    seq = int(seq)
+    why = con.app.store.ack(seq, h)
+    return {"error": why} if why else {"ok": "ack", "seq": seq}
 
 
 class Export:
@@ -68,8 +69,9 @@ class Export:
         self.busy = True
         room = min(LINES, con.room())
         while room > 0 and self.files:
-            texts, self.at, bad = read_lines(store.fs, store.root + self.files[0], self.at,
-                                             room)
+            texts = []
+            bad, self.at = each(store.fs, store.root + self.files[0], texts.append, True, 0,
+                                self.at, room)
             self.damaged += bad
             for text in texts:
                 con.reply({"log": text})

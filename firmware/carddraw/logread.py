@@ -97,7 +97,7 @@ def lines(fs, path, start=0, budget=0):
 
 def record(line):
     """A line's record (a dict, its "seq" and "h" still in), or None if it is damaged (or
-    blank: see damaged())."""
+    blank: each() counts it as no damage)."""
     try:
         r = json.loads(line.decode().strip())
     except Exception:  # None, ValueError, UnicodeError, RecursionError on deep nesting
@@ -105,50 +105,31 @@ def record(line):
     return r if isinstance(r, dict) else None
 
 
-def damaged(line):
-    """Whether a line that gave no record counts as damage (a blank one does not)."""
-    return line is None or bool(line.strip())
-
-
-def each(fs, path, hand, raw=False, budget=0):
-    """Every record of a log file to hand(), oldest first: the record without "seq" and "h",
-    or with raw the line's text as on flash. -> lines skipped as damaged."""
+def each(fs, path, hand, raw=False, budget=0, start=0, most=0):
+    """Every record of a log file from byte `start` (where a line starts) to hand(), oldest
+    first: the record without "seq" and "h", or with raw the line's text as on flash; `most`
+    of them at most (0: all; the export reads a few lines a pass). -> (lines skipped as
+    damaged, where the next line starts: None at the file's end)."""
     bad = 0
-    read = lines(fs, path, 0, budget)
-    try:
-        for line, _ in read:
-            r = record(line)
-            if r is None:
-                bad += damaged(line)
-            elif raw:
-                hand(line.decode().strip())
-            else:
-                r.pop("seq", None)
-                r.pop("h", None)
-                hand(r)
-    finally:
-        read.close()  # hand() may raise (a copy the flash refuses): the file is let go
-    return bad
-
-
-def read_lines(fs, path, start, n):
-    """Up to n whole lines of a log file from byte `start` (where a line starts), each as
-    its text (the export: a few lines a pass). -> (texts, where the next line starts or None
-    at the file's end, lines skipped as damaged)."""
-    texts = []
-    bad = 0
-    read = lines(fs, path, start)
+    read = lines(fs, path, start, budget)
     try:
         for line, at in read:
-            if record(line) is not None:
-                texts.append(line.decode().strip())
+            r = record(line)
+            if r is None:
+                bad += line is None or bool(line.strip())  # a blank line is no damage
             else:
-                bad += damaged(line)
-            if at is None or len(texts) >= n:
-                return texts, at, bad
+                if raw:
+                    hand(line.decode().strip())
+                else:
+                    r.pop("seq", None)
+                    r.pop("h", None)
+                    hand(r)
+                if most == 1:
+                    return bad, at  # `most` handed (at None: at the file's end)
+                most -= 1  # 0 for all: never 1 again
     finally:
-        read.close()
-    return texts, None, bad
+        read.close()  # hand() may raise (a copy the flash refuses): the file is let go
+    return bad, None
 
 
 def last_start(fs, path, size):

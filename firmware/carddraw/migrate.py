@@ -71,7 +71,7 @@ def _copy(store, names, path):
             seq += 1
         bad = 0
         for name in names:
-            bad += logread.each(fs, store.root + name, put, False, store.logfile.limit // 8)
+            bad += logread.each(fs, store.root + name, put, False, store.logfile.limit // 8)[0]
         put({"ev": "migrated", "records": seq - 1, "damaged": bad})
     finally:
         f.close()

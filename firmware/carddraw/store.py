@@ -197,7 +197,7 @@ class Store:
         bad = 0
         for name in log.files():
             bad += logread.each(self.fs, self.root + name, each or records.append, raw,
-                                log.limit + logread.LINE_MAX)
+                                log.limit + logread.LINE_MAX)[0]
         if bad and bad != log.reported:  # once per new count, not at every read
             log.reported = bad
             self.report(config.LOG_FILE, "%d bad lines" % bad, "log damaged")
@@ -317,7 +317,7 @@ class Store:
         self._opened = True
         self._seq = self.logfile.seq + 1
         for e in self.journal.entries:
-            self._seq = max(self._seq, e.first + e.count)
+            self._seq = max(self._seq, e.last + 1)
         bad += damaged
         if bad:  # a commit: the settings are known by now
             self.report(config.LOG_FILE, "%d bad lines" % bad, "log damaged")
