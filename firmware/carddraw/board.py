@@ -10,7 +10,7 @@ counter wrapping round.
 from time import ticks_diff, ticks_ms  # ticks_diff(later, earlier): right across the wrap
 
 import machine
-from machine import ADC, I2C, PWM, Pin, WDT
+from machine import PWM, Pin
 from micropython import const
 
 from . import config
@@ -198,7 +198,7 @@ class Battery:
 
     def __init__(self):
         pin = config.BATTERY_ADC
-        self._adc = ADC(pin - 26 if pin >= 26 else pin)   # GPIO 26-29 are ADC channels 0-3
+        self._adc = machine.ADC(pin - 26 if pin >= 26 else pin)   # GPIO 26-29 are ADC channels 0-3
         # On a Pico W, GP25 selects the wireless chip, which shares GPIO29: high to read VSYS.
         self._select = Pin(25, Pin.OUT, value=1) if config.PICO_W else None
         self._percent = -1
@@ -253,7 +253,7 @@ class Board:
 
     def __init__(self):
         self.buttons = Buttons()   # first, so buttons held at power-on can be read at once
-        self.display = Display(I2C(config.I2C_ID, sda=Pin(config.I2C_SDA),
+        self.display = Display(machine.I2C(config.I2C_ID, sda=Pin(config.I2C_SDA),
                                    scl=Pin(config.I2C_SCL), freq=config.I2C_FREQ))
         self.led = Led()
         self.buzzer = Buzzer()
@@ -265,7 +265,7 @@ class Board:
         if not 0 < timeout_ms <= _WDT_MAX_MS:
             raise ValueError("watchdog timeout must be 1-%d ms, not %r" % (_WDT_MAX_MS,
                                                                            timeout_ms))
-        self.wdt = WDT(timeout=timeout_ms)
+        self.wdt = machine.WDT(timeout=timeout_ms)
         return self.wdt
 
     def sleep(self):
