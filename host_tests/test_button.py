@@ -1,6 +1,6 @@
 """The Button state machine (firmware/carddraw/button.py) under CPython: levels and times go
 straight in, no pins. The same logic runs on the board (board.Buttons reads the pins into it)
-and in the VM through the pins (test_board.py, test_damaged_input.py).
+and in the VM through the pins (test_board.py, test_damaged_input_buttons.py).
 
 README "Buttons and screens": a long press (about 0.8 s) is its own event and never also
 counts as a short press; contact bounce gives exactly one press.

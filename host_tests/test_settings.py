@@ -63,7 +63,7 @@ def test_anything_but_a_dict_keeps_nothing():
 
 def test_the_lock_is_kept_hashed_and_a_plain_code_is_hashed_on_the_way_in():
     """A code is 4 to 8 presses of the button initials; settings keep only its salted hash
-    (test_lockout.py has the rest)."""
+    (test_lockout_code.py has the rest)."""
     assert lock_ok(KEPT) and lock_ok(config.DEFAULT_LOCK)
     for code in ("RHRH", "SDSD", "RHRHR", "RHRHRHRH"):
         assert code_ok(code) and not lock_ok(code)
