@@ -11,10 +11,10 @@ and keeps it until something changes; view(quick=True), in a pass that answers a
 shows "..." for odds that work() works out in a later pass. After a power cut the log's last
 action is played again (replay): switching off is no escape from a black card (R14).
 """
-from carddraw import config, lockcode, render, settings as known
-from carddraw.deck import RuleError
-from carddraw.rng import Rng
-from carddraw.screens import Message, Plan, Setup
+from . import config, lockcode, render, settings as known
+from .deck import RuleError
+from .rng import Rng
+from .screens import Message, Plan, Setup
 
 IDLE_MS = 30000  # the lock and the referee screens close after this long untouched
 
@@ -42,7 +42,7 @@ class Controller:
             # on screen, and records that make no action close it as lost (R14: no escape
             # from a black)
             try:
-                from carddraw.play import Play  # (the action's side: app.WARM, after boot)
+                from .play import Play  # (the action's side: app.WARM, after boot)
                 self.play = Play.restore(self, resume) if resume else Play.replay(self, *replay)
             except Exception as e:
                 if not resume:
@@ -67,7 +67,7 @@ class Controller:
                 else:
                     back = shown.back if shown.name == "message" else shown
                     back.covered()
-                    from carddraw.referee import Lock
+                    from .referee import Lock
                     self.goto(Lock(self, back))
             elif long:
                 shown.long(name)
@@ -203,7 +203,7 @@ class Controller:
         """The screen the action's state calls for: set-up without one."""
         if self.play is None:
             return Setup(self)
-        from carddraw.playscreens import SCREENS
+        from .playscreens import SCREENS
         return SCREENS[self.play.home()](self)
 
     def go_home(self):
@@ -252,7 +252,7 @@ class Controller:
         if not self.log_room:
             self.say("Log full", "Export the log over USB (make logs), then start.")
             return
-        from carddraw.play import Play
+        from .play import Play
         self.play = Play.start(self)
         self.chained = False
         self.go_home()
