@@ -5,6 +5,8 @@ state, the hint, R16, R21, R23).
 import json
 import random
 
+import pytest
+
 from carddraw import saved
 from carddraw.action import Action
 from carddraw.controller import Controller
@@ -180,6 +182,17 @@ def test_the_hint_says_what_no_record_says():
     assert c.view().screen == "summary" and c.hint() == "ds"
     keys(c, "D")
     assert c.hint() == "x"
+
+
+def test_a_logged_card_of_a_colour_the_deck_has_none_of_is_refused_not_another_drawn():
+    """Played again after a power cut (R9 order), a draw names its colour: a damaged log that
+    names one the deck holds none of is refused, never drawn as the next colour's card."""
+    from carddraw.deck import Deck
+    deck = Deck(3, 2, 0, 1)                   # no red, a black after it
+    assert saved.Known(deck, "black").randrange(6) == 5
+    assert saved.Known(deck, "green").randrange(6) == 0
+    with pytest.raises(ValueError):
+        saved.Known(deck, "red")
 
 
 def test_unreadable_resume_is_said_not_crashed():

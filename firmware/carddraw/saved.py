@@ -67,7 +67,11 @@ class Known:
     """An rng that draws the card a record names: the first of its colour (R9 order)."""
 
     def __init__(self, deck, colour):
-        self.index = sum(deck.counts()[:COLOURS.index(check_colour(colour))])
+        counts = deck.counts()
+        i = COLOURS.index(check_colour(colour))
+        if not counts[i]:  # else the index would be the next colour's first card
+            raise ValueError("the log names a card the deck does not hold")
+        self.index = sum(counts[:i])
 
     def randrange(self, n):
         if self.index >= n:
