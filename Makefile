@@ -80,8 +80,8 @@ sim: setup
 web: setup
 	$(PY) tools/web/build.py --serve $(ARGS)
 
-# make bench: every figure against DESIGN.md's budgets (ARGS=--long: the 100,000-event native
-# soak; ARGS=--help lists the parts)
+# make bench: every figure against its budget, docs/reliability.md (ARGS=--long: the
+# 100,000-event native soak; ARGS=--help lists the parts)
 bench: setup
 	@$(PY) tools/benchmarks/run.py $(ARGS)
 

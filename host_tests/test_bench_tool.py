@@ -159,7 +159,7 @@ def test_sessions_that_differ_pass_for_pass_are_not_added_up():
 
 def test_the_slowdown_is_the_larger_ratio_of_the_chip_to_this_machine():
     import model
-    # TOOLCHAIN.md's machine: fib(20) 1.6 ms and the loop 4.5 ms natively, 238 and 741 ms on
+    # the calibration's machine: fib(20) 1.6 ms and the loop 4.5 ms natively, 238 and 741 ms on
     # the rp2 port: x149 and x165, the larger kept
     assert round(model.slowdown(1600, 4500)) == 165
     # a machine twice as slow at both: half the factor; slower at one only: the other's

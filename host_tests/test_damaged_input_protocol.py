@@ -215,7 +215,7 @@ def test_the_protocol_queue_and_its_replies_are_bounded_while_a_wait_holds_the_q
 class StuckHost:
     """The USB port as a laptop holds it open and never reads: a pipe no one reads (Linux's
     64 KB; poll says POLLOUT while it has room), its write end non-blocking. A write into a full port would wait on the board
-    (up to 500 ms a write, ../shared/TOOLCHAIN.md): here it raises BlockingIOError, so a
+    (up to 500 ms a write, as measured on the rp2 port): here it raises BlockingIOError, so a
     console that ever writes without the port's leave fails the test."""
 
     def __init__(self):

@@ -1,4 +1,4 @@
-"""The engine against RULES.md, one or more tests per rule: the deck (R1-R8) and the odds
+"""The engine against docs/rules.md, one or more tests per rule: the deck (R1-R8) and the odds
 (R25, R26) here, drawing and the action (R9-R19, R22, R24) in test_engine_draw.py."""
 import pytest
 

@@ -1,4 +1,4 @@
-"""The engine against RULES.md, one or more tests per rule: drawing and the action (R9-R20,
+"""The engine against docs/rules.md, one or more tests per rule: drawing and the action (R9-R20,
 R22, R24); the deck and the odds are in test_engine.py."""
 import pytest
 

@@ -88,7 +88,7 @@ CLOCK = {"time", "asyncio"}
 
 
 def test_only_the_board_touches_the_hardware_and_only_the_shell_the_clock():
-    """The house rule (DESIGN.md): board.py is the one module that imports machine or
+    """The house rule (docs/firmware.md): board.py is the one module that imports machine or
     neopixel (main.py too, for the reset), and only app.py and board.py import time or
     asyncio; every other module is pure, so CPython, the simulator and the board run it."""
     seen = {}

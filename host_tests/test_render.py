@@ -59,7 +59,7 @@ def cpython_tour(battery):
 
 
 def test_no_rule_numbers_on_any_screen():
-    """Rule numbers belong in code and tests; players read words (DESIGN.md)."""
+    """Rule numbers belong in code and tests; players read words."""
     import re
     views = cpython_tour(None)
     shown = [(v.screen, line) for v in views for line in v.lines

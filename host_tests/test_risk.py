@@ -128,7 +128,7 @@ def test_a_decided_action_has_no_risk_left():
 
 
 def test_steps_within_the_budget_on_every_deck_shape():
-    """DESIGN.md: under 5,000 basic steps on the largest deck; every (j, m) visited counts,
+    """The budget: under 5,000 basic steps on the largest deck; every (j, m) visited counts,
     in both the chance's sweep and the no-red-yet sweep beside it."""
     worst = 0
     for needed in range(1, 10):

@@ -1,7 +1,7 @@
 """make bench's sizes and memory: the .mpy files `make deploy` copies (tools/build_mpy.py), the
 engine's import heap in the MicroPython VM (32-bit, as the RP2040), the heap under native
 MicroPython with a Pico-sized heap after boot and at the worst moment of play, and the native
-soak (host_tests/vmlib/native_soak.py) with DESIGN's 200 KB heap.
+soak (host_tests/vmlib/native_soak.py) in the design's 200 KB heap.
 
 Native MicroPython is a 64-bit build: its objects are larger than the RP2040's (a GC block is
 32 bytes there, 16 on the board), so its heap figures are an upper bound for the board's."""
@@ -224,7 +224,7 @@ def native_heap(lib):
     return worst_reached(got)
 
 
-BOARD_HEAP = 245888   # the stock v1.28 RPI_PICO build's GC heap (TOOLCHAIN.md)
+BOARD_HEAP = 245888   # the stock v1.28 RPI_PICO build's GC heap (measured)
 
 
 def board_heap(native, vm_boot):
@@ -252,7 +252,7 @@ def heap_part(out, ctx):
                  "machine;" % (runner.HEAP, "{:,}".format(got["total"])))
         out.note("64-bit: objects about twice the RP2040's, an upper bound (the rp2 port once "
                  "measured 41,712 B")
-        out.note("after boot, 73.7 KB at the worst moment: TOOLCHAIN.md)")
+        out.note("after boot, 73.7 KB at the worst moment, measured)")
         out.figure("firmware's heap after boot", got["start"] - got["boot"], "B",
                    "(%s free)" % "{:,}".format(got["boot"]))
         out.budget("firmware's heap at the worst moment", got["start"] - got["worst"], "B",
@@ -289,7 +289,7 @@ def soak_part(out, ctx):
     tmp = tempfile.mkdtemp(prefix="carddraw_bench_soak_", dir=base)
     heap = least = int(SOAK_HEAP[:-1])
     try:
-        while True:  # DESIGN's heap; if the firmware does not even boot in it, said as OVER,
+        while True:  # the design's heap; if the firmware does not even boot in it, said as OVER,
             try:     # and the soak run in the smallest heap (4 KB steps) it boots in
                 r = runner.run("FLASH = %r\n" % os.path.join(tmp, "f%d" % heap)
                                + SOAK % (draws, events, every),

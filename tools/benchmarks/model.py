@@ -1,5 +1,5 @@
 """The chip model make bench estimates with (no RP2040 here), calibrated against the rp2 port's
-measured table (TOOLCHAIN's "The firmware on the rp2 port, measured again": the stock v1.28.0
+measured table (docs/reliability.md's "measured on the emulated RP2040": the stock v1.28.0
 RPI_PICO build on an emulated RP2040 at 125 MHz, commit 892aee1, the deployed .mpy files).
 
 An event's estimate, from the press event (the debounced press, as that table times it):
@@ -7,7 +7,7 @@ An event's estimate, from the press event (the debounced press, as that table ti
 - PHASE_MS: the loop's phase. A pass comes every LOOP_MS, so a press event waits 0 to LOOP_MS
   for the pass that sees it: LOOP_MS / 2 on average.
 - cpu: native MicroPython's time for the pass to that mark (the unix port, the deployed .mpy
-  files) times the slowdown calibrated on this machine: TOOLCHAIN's two workloads (fib(20) 238
+  files) times the slowdown calibrated on this machine: two workloads (fib(20) 238
   ms, a 100,000-step loop 741 ms on the chip) against their time here (calibrate(): x150 where
   fib(20) takes 1.6 ms). That slowdown fits bytecode; the firmware's passes are much C
   (framebuf, json, hashlib, littlefs), so the chip's own figures weigh it by K.
@@ -28,14 +28,14 @@ Every figure from this model is an ESTIMATE; only MEASURED is a measurement (of 
 """
 from carddraw import config
 
-SLOWDOWN = 150     # TOOLCHAIN.md's figure, on a host where fib(20) takes 1.6 ms
-CHIP_US = {"fib(20)": 238000, "loop": 741000}   # the rp2 port, measured (TOOLCHAIN.md)
+SLOWDOWN = 150     # the measured slowdown, on a host where fib(20) takes 1.6 ms
+CHIP_US = {"fib(20)": 238000, "loop": 741000}   # the rp2 port, measured
 PAGE_MS = {"typical": 0.4, "worst": 3.0}
 ERASE_MS = {"typical": 45.0, "worst": 400.0}
 I2C_HZ = config.I2C_FREQ
 PHASE_MS = config.LOOP_MS / 2.0
 
-# TOOLCHAIN.md's measured table (commit 892aee1, .mpy files): ms from the press event (the
+# The rp2 port's measured table (commit 892aee1, .mpy files): ms from the press event (the
 # release + the 30 ms debounce of that firmware), the boot from reset to the first frame.
 MEASURED = {"led": 31.7, "frame": 53.1, "start": 63.9, "setup": 44.0, "boot": 898.0}
 # This model's parts for the same firmware (make bench run on 892aee1, the median event of its
@@ -120,7 +120,7 @@ _calibrated = {}
 
 
 def calibrate(reps=7, processes=3):
-    """-> {"fib(20)": us, "loop": us, "factor": x}: TOOLCHAIN.md's two workloads under native
+    """-> {"fib(20)": us, "loop": us, "factor": x}: the two workloads under native
     MicroPython here, the fastest of reps x processes runs (other work on this machine only
     ever adds time), and the slowdown they give: the larger of the chip's time over each."""
     if not _calibrated:

@@ -41,7 +41,7 @@ REPS = 5      # each calibration's runs of the two workloads (model.py)
 RECORD = "<BBIIIIII"   # kind, screen, us to the LED, to show(), to show() returned, to the end,
 NONE = 0xFFFFFFFF      # I2C clocks, pixel bytes (NONE: the pass did not reach that mark)
 TIMEOUT = 120
-BLOCKS = 352          # the rp2 port's filesystem: 352 blocks of 4 KB (TOOLCHAIN.md)
+BLOCKS = 352          # the rp2 port's filesystem: 352 blocks of 4 KB (measured)
 
 # -- CPython: the flash's counts ------------------------------------------------------------------
 COUNTED = ("progs", "pages", "erases", "reads", "read_bytes")

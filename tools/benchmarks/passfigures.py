@@ -1,5 +1,5 @@
 """make bench's flash, chip and display parts: the figures of the scripted session's passes
-(passes.py plays it twice and puts the two together), each against DESIGN.md's budget."""
+(passes.py plays it twice and puts the two together), each against its budget."""
 import statistics
 
 import model
@@ -111,8 +111,8 @@ def chip_part(out, ctx):
     f = p.flash
     out.note("ESTIMATES of the chip's time (model.py), beside the rp2 port's MEASURED figures of "
              "commit 892aee1")
-    out.note("  (TOOLCHAIN.md; an emulated RP2040, not reproducible here). From the press event: "
-             "phase %.0f ms" % model.PHASE_MS)
+    out.note("  (docs/reliability.md; an emulated RP2040, not reproducible here). From the press "
+             "event: phase %.0f ms" % model.PHASE_MS)
     out.note("  (LOOP_MS / 2) + fixed %.1f ms + %.3f x CPU + flash + I2C, K and the fixed cost "
              "fitted to that" % (model.FIXED_MS, model.K))
     out.note("  table; CPU: native MicroPython times the slowdown calibrated in each of %d runs "

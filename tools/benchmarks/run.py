@@ -1,5 +1,5 @@
 """make bench: the firmware's sizes, flash work, chip time, memory and speed, each budget of
-DESIGN.md printed with OK or OVER (figures are reported, never asserted).
+the design printed with OK or OVER (figures are reported, never asserted).
 
     python tools/benchmarks/run.py              # every part, the soak short (about a minute)
     python tools/benchmarks/run.py --long       # the native soak of 100,000 events too
@@ -41,7 +41,7 @@ PARTS = (
      passfigures.display_part),
     ("heap", "Heap (native MicroPython, a Pico-sized heap; the MicroPython VM)",
      memory.heap_part),
-    ("soak", "Soak (native MicroPython, DESIGN's 200 KB heap)", memory.soak_part),
+    ("soak", "Soak (native MicroPython, the design's 200 KB heap)", memory.soak_part),
     ("odds", "Odds: the exact chance and risks (odds.py)", oddsbench.part),
     ("lock", "Referee lock against a brute-force search (simulated time)", lockbench.part),
     ("presses", "Presses from power-on to the first draw (the simulator)", presses.part),
