@@ -49,7 +49,7 @@ def settings_said(text):
 def test_every_setting_the_prose_states_is_config_pys(path):
     said = settings_said(read(path))
     for name, value in said:
-        have = hwfigures.value(config, name)
+        have = getattr(config, name, None)
         assert have is not None, "%s names %s, which config.py does not have" % (path, name)
         assert have == value, "%s says %s = %r, config.py has %r" % (path, name, value, have)
 
@@ -111,7 +111,7 @@ def test_the_charge_current_suits_the_cell():
 
 
 def test_every_tone_is_in_the_buzzers_range():
-    patterns = hwfigures.value(config, "BUZZER_PATTERNS")
+    patterns = config.BUZZER_PATTERNS
     low, high = hwfigures.TONE_BAND
     assert {"click", "card", "warn", "success", "fail", "black", "error"} <= set(patterns)
     for name, steps in patterns.items():
@@ -122,11 +122,11 @@ def test_every_tone_is_in_the_buzzers_range():
 
 
 def test_the_gauge_curve_runs_from_full_to_empty():
-    curve = hwfigures.value(config, "BATTERY_CURVE")
+    curve = config.BATTERY_CURVE
     assert curve[0] == (round(config.BATTERY_FULL_V * 1000), 100)
     assert curve[-1] == (round(config.BATTERY_EMPTY_V * 1000), 0)
     assert all(a[0] > b[0] and a[1] > b[1] for a, b in zip(curve, curve[1:]))
-    usb = hwfigures.value(config, "BATTERY_USB_V")
+    usb = config.BATTERY_USB_V
     assert config.BATTERY_FULL_V + 0.2 < usb < 4.7      # a full cell is never taken for USB
 
 

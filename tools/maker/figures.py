@@ -3,8 +3,7 @@ contrast steps), so the prose cannot drift from the code: tools/pins.py writes t
 markers and `--check` fails when they differ.
 
 Three blocks: the battery and display figures the firmware uses, the buzzer's tones, and the
-power budget worked out at the battery's voltage. Names that config.py does not define yet are
-taken from RECOMMENDED, the values this design asks the firmware for (see the README).
+power budget worked out at the battery's voltage.
 """
 import ast
 import glob
@@ -13,34 +12,7 @@ import os
 from common import FIRMWARE
 
 DIODE_V = 0.25          # the Schottky's drop at the device's current (1N5817, about 30 mA)
-# What the firmware is asked to define (hardware/README.md "Battery"), until config.py does
-RECOMMENDED = {
-    # VSYS in mV as config.py reads it (behind the diode) -> percent, a LiPo's discharge at
-    # about 0.05 C: cell volts = VSYS + DIODE_V
-    "BATTERY_CURVE": ((3950, 100), (3860, 90), (3770, 80), (3700, 70), (3620, 60),
-                      (3590, 50), (3550, 40), (3520, 30), (3480, 20), (3440, 10), (3360, 5),
-                      (3250, 0)),
-    "BATTERY_CAL_MV": 0,           # added to every reading: a meter at the cell minus DIODE_V
-    "BATTERY_EMPTY_READS": 3,      # readings in a row at or under BATTERY_EMPTY_V: sleep
-    "BATTERY_USB_V": 4.40,         # VSYS over this: on USB, no gauge and no sleep
-    # name: (Hz, ms, ...) steps, 0 Hz a rest; all between 2 and 4.2 kHz, where a 12 mm piezo
-    # (about 4 kHz) and a 12 mm magnetic buzzer (about 2.7 kHz) are both loud
-    "BUZZER_PATTERNS": {
-        "click": (4000, 12),
-        "card": (2700, 40, 0, 25, 3400, 60),
-        "warn": (3000, 120, 0, 80, 3000, 120),
-        "success": (2637, 90, 3322, 90, 3951, 180),
-        "fail": (3136, 160, 2637, 160, 2093, 280),
-        "black": (2960, 320, 0, 60, 2093, 450),
-        "error": (4000, 60, 0, 50, 4000, 60, 0, 50, 4000, 60),
-    },
-}
 TONE_BAND = (2000, 4200)       # Hz: every tone the buzzer plays
-
-
-def value(cfg, name):
-    """config's value for name, or the recommended one while config.py has none."""
-    return getattr(cfg, name, RECOMMENDED.get(name))
 
 
 # -- what the firmware's code says (read, not imported: board.py needs `machine`) ---------------
@@ -98,18 +70,18 @@ def figures(cfg):
         ("`BATTERY_FULL_V`", full, "100 %%: a full cell, %.2f V, less the diode" % (full + DIODE_V)),
         ("`BATTERY_EMPTY_V`", empty, "0 %%: the cell at %.2f V; the device says so, logs it and "
          "sleeps" % (empty + DIODE_V)),
-        ("`BATTERY_EMPTY_READS`", value(cfg, "BATTERY_EMPTY_READS"), "readings in a row at or "
+        ("`BATTERY_EMPTY_READS`", cfg.BATTERY_EMPTY_READS, "readings in a row at or "
          "under empty (one each 5 s, none while the buzzer sounds) before it sleeps"),
-        ("`BATTERY_CAL_MV`", value(cfg, "BATTERY_CAL_MV"), "added to each reading: see "
+        ("`BATTERY_CAL_MV`", cfg.BATTERY_CAL_MV, "added to each reading: see "
          "*Calibrating the gauge*"),
-        ("`BATTERY_USB_V`", value(cfg, "BATTERY_USB_V"), "VSYS above this is USB power "
+        ("`BATTERY_USB_V`", cfg.BATTERY_USB_V, "VSYS above this is USB power "
          "(about 4.7 V): no gauge, no sleep"),
         ("brightness", "%d of 1-%d" % (bright, len(steps)), "the default; contrast steps %s "
          "(`CONTRAST`), so contrast %d" % (", ".join(map(str, steps)), steps[bright - 1])),
         ("dimmed", "contrast %d" % dimmed_contrast(), "after `DIM_AFTER_MS` = %d ms idle; the "
          "display sleeps after `OFF_AFTER_MS` = %d ms" % (cfg.DIM_AFTER_MS, cfg.OFF_AFTER_MS)),
     ]
-    curve = value(cfg, "BATTERY_CURVE")
+    curve = cfg.BATTERY_CURVE
     return "\n".join([table(("setting", "value", "what it means"), rows), "",
                       "`BATTERY_CURVE`, VSYS (mV) to percent, straight lines between the points:",
                       "", table(("VSYS mV", "cell V", "percent"), [
@@ -117,7 +89,7 @@ def figures(cfg):
 
 
 def sounds(cfg):
-    patterns = value(cfg, "BUZZER_PATTERNS")
+    patterns = cfg.BUZZER_PATTERNS
     rows = []
     for name, steps in patterns.items():
         notes = ["%d Hz %d ms" % (steps[i], steps[i + 1]) if steps[i] else "rest %d ms"
