@@ -16,6 +16,7 @@ import pytest
 
 from conftest import ROOT, run_in_vm
 from carddraw.action import Action
+from ptysim import PtySim
 
 SIM = os.path.join(ROOT, "tools", "sim", "sim.mjs")
 # an action with something to it: 2 ranks, 1 helper, 1 red difficulty card, 2 successes needed
@@ -261,46 +262,18 @@ def test_buttons_go_through_the_pins_and_the_firmwares_debounce():
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 def test_real_time_terminal_on_a_pty():
-    import pty
-    import select
-    import signal
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.chdir(ROOT)
-        os.execvp("node", ["node", SIM, "--seed", "2", "--full"])
-    out = b""
-    ended = (0, 0)
-
-    def read(seconds):
-        nonlocal out
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            if select.select([fd], [], [], 0.05)[0]:
-                try:
-                    out += os.read(fd, 65536)
-                except OSError:
-                    return
-
+    sim = PtySim("--seed", "2", "--full")
     try:
-        read(1.5)
-        os.write(fd, b"d")          # start the action: a click on the buzzer
-        read(0.7)
-        os.write(fd, b"d")          # draw a card
-        read(0.7)
-        os.write(fd, b"q")
-        read(1.0)
-        for _ in range(60):         # the pty closes a moment before the process is gone
-            ended = os.waitpid(pid, os.WNOHANG)
-            if ended[0]:
-                break
-            time.sleep(0.05)
+        sim.read(1.5)
+        sim.keys(b"d")              # start the action: a click on the buzzer
+        sim.read(0.7)
+        sim.keys(b"d")              # draw a card
+        sim.read(0.7)
+        sim.quit()
     finally:
-        if not ended[0]:
-            os.kill(pid, signal.SIGKILL)    # only our own child, by its id
-            os.waitpid(pid, 0)
-        os.close(fd)
-    assert ended[0] == pid and os.waitstatus_to_exitcode(ended[1]) == 0
-    text = out.decode("utf8", "replace")
+        sim.close()
+    assert sim.ended[0] == sim.pid and os.waitstatus_to_exitcode(sim.ended[1]) == 0
+    text = sim.out.decode("utf8", "replace")
     assert "\x1b[?1049h" in text and "\x1b[?1049l" in text   # alternate screen, restored
     assert "\x07" in text                                      # the buzzer rang the bell
     assert "\x1b[38;2;" in text                                # 24-bit colour

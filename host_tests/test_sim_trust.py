@@ -21,6 +21,7 @@ import pytest
 from conftest import ROOT
 from carddraw import config, settings
 from webpage import seed_where
+from ptysim import PtySim
 
 SIM = os.path.join(ROOT, "tools", "sim", "sim.mjs")
 SCRIPT = """
@@ -100,49 +101,23 @@ def test_ten_minutes_missed_draw_the_timed_cards_that_fell_due_at_once():
 
 @pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 def test_a_stopped_terminal_catches_up_the_time_it_missed():
-    import pty
-    import select
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.chdir(ROOT)
-        os.execvp("node", ["node", SIM, "--full"])
-    out = b""
-    ended = (0, 0)
+    sim = PtySim("--full")
     started = time.monotonic()
 
-    def read(seconds):
-        nonlocal out
-        end = time.monotonic() + seconds
-        while time.monotonic() < end:
-            if select.select([fd], [], [], 0.05)[0]:
-                try:
-                    out += os.read(fd, 65536)
-                except OSError:
-                    return
-
     def shown():
-        found = re.findall(rb"time (\d+) s", out)
+        found = re.findall(rb"time (\d+) s", sim.out)
         return int(found[-1]) if found else None
 
     try:
-        read(2.0)
-        assert shown() is not None, out[-400:]
-        os.kill(pid, signal.SIGSTOP)        # our own child, by its id: stopped 5 s
+        sim.read(2.0)
+        assert shown() is not None, sim.out[-400:]
+        os.kill(sim.pid, signal.SIGSTOP)    # our own child, by its id: stopped 5 s
         time.sleep(5)
-        os.kill(pid, signal.SIGCONT)
-        read(1.5)
+        os.kill(sim.pid, signal.SIGCONT)
+        sim.read(1.5)
         real = time.monotonic() - started
-        os.write(fd, b"q")
-        read(1.0)
-        for _ in range(60):
-            ended = os.waitpid(pid, os.WNOHANG)
-            if ended[0]:
-                break
-            time.sleep(0.05)
+        sim.quit()
     finally:
-        if not ended[0]:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        os.close(fd)
+        sim.close()
     # the simulated clock shown is real time since the boot (about a second of loading)
     assert shown() >= real - 2.5, (shown(), real)
