@@ -354,7 +354,7 @@ def test_a_quick_view_is_the_full_view_but_for_odds_not_worked_out(colours, step
     quick, full = (dev(*colours, redraws=1, needed=2) for _ in range(2))
     keys(quick, steps)
     keys(full, steps)
-    quick.play.odds_got = quick._view = full._view = None  # as after a press: not worked out
+    quick.play.odds_key = quick._view = full._view = None  # as after a press: not worked out
     v, w = quick.view(quick=True), full.view()
     assert v.screen == w.screen == screen and v.led == w.led and v.picture is not None
     assert type(v.picture) is type(w.picture) and v.picture.counts == w.picture.counts

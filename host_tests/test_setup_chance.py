@@ -113,7 +113,7 @@ def test_a_start_logs_and_shows_the_figures_set_up_worked_out(monkeypatch, ranks
     assert view.screen == "active" and sweeps == []
     fresh = action_risk(c.action)[:3]
     assert start["chance"] == round(fresh[0], 4)
-    odds = c.play.odds()
+    odds = c.play.odds_shown()
     assert (odds.chance, odds.red, odds.black) == fresh and sweeps == []
 
 

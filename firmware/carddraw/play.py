@@ -5,13 +5,14 @@
 # (Play.replay) and dropped when the controller clears it. Pure: no I/O; the controller passes
 # itself in for the clock, the settings, the rng, the log and the buzzer.
 #
-# Its operations change the action and log what they did (records.py); where the device goes
-# next is the caller's: home() names the screen the state calls for. The log is the action's
+# Its operations change the action and log what they did: each its record, a dict {"ev": kind,
+# "ms": the clock, ...} with the fields docs/bench.md lists (records.py packs some for flash);
+# where the device goes next is the caller's: home() names the screen the state calls for. The log is the action's
 # record: after a power cut the same operations run again on its records (replay), each
 # checked against the deck it logged, and the hint (what no record says: a card put away, the
 # finishing, the timed warning begun) brings back the rest. restore() takes a state() back,
 # for the tests that power-cut a controller without a store.
-from . import records, saved, settings as known
+from . import saved, settings as known
 from .action import Action, RuleError, check_colour
 from .odds import action_odds
 
@@ -47,10 +48,14 @@ class Play:
         settings = ctl.settings
         a = known.action_from(settings, Action)
         play = cls(ctl, a)
-        play.odds_got = ctl.plan.for_deck(a.deck.counts())  # set-up's, if worked out: not twice
+        # set-up's odds if worked out (not twice), else now: the start logs R26's chance
+        play.odds_got = ctl.plan.for_deck(a.deck.counts()) or action_odds(a)
         play.odds_key = play._key()
-        ctl.add(records.start(ctl.now, a, settings["timed"], settings["interval"],
-                              ctl.chained, round(play.odds().chance, 4)))
+        ctl.record("start", skill=a.skill, ranks=a.ranks, helpers=a.helpers, bonus=a.bonus,
+                   difficulty=list(a.difficulty), needed=a.needed, auto=a.auto,
+                   redraws=a.redraws, referee=a.referee, timed=settings["timed"],
+                   interval=settings["interval"], chain=ctl.chained,
+                   chance=round(play.odds_got.chance, 4), deck=play.deck())
         if not settings["frozen"]:  # R6: each action its own difficulty, unless the referee's
             for name in known.DIFFICULTY:
                 ctl.change(name, 0)
@@ -126,7 +131,7 @@ class Play:
                     play.adjust(r["colour"], r["delta"])
                 elif ev == "undo":
                     play.undo_draw()
-                deck = list(play.action.deck.counts())  # the log and the play must agree
+                deck = play.deck()  # the log and the play must agree
                 if r.get("deck", deck) != deck:
                     raise ValueError("the log's deck %s is not the engine's %s" % (r["deck"], deck))
             except Exception as e:
@@ -155,11 +160,14 @@ class Play:
         # looked up, not put together: asked every loop pass, which must allocate nothing
         return HINTS[(self.card is None) * 6 + ENDED.index(self.ended) * 2 + (self.warn > 0)]
 
-    def log(self, make, *fields):
-        """The record `make` (a records.py constructor) makes of the action now, logged
-        unless played again: the log has its records already."""
+    def log(self, event, **fields):
+        """The record of kind `event` with these fields, logged unless played again: the log
+        has its records already."""
         if not self.replaying:
-            self.ctl.add(make(self.ctl.now, self.action, *fields))
+            self.ctl.record(event, **fields)
+
+    def deck(self):  # the action's deck as a record has it
+        return list(self.action.deck.counts())
 
     def beep(self, name):
         if not self.replaying:  # played again: nobody hears it
@@ -183,20 +191,17 @@ class Play:
             return "summary" if self.ended == "summary" else "finishing"
         return state  # active, referee, failed: each a screen of that name
 
-    def odds(self):
-        """The odds on show (odds.Odds: R26 and the risks), worked out once for everything
-        they depend on: the costly part of a view."""
-        self.work()
-        return self.odds_got
+    def odds_ready(self):  # worked out for everything the odds depend on
+        return self.odds_key == self._key()
 
-    def odds_ready(self):
-        return self.odds_got is not None and self.odds_key == self._key()
-
-    def odds_shown(self):  # the odds if worked out (a quick view shows "..."), else None
+    def odds_shown(self):
+        """The odds on show (odds.Odds: R26 and the risks) if worked out (a quick view shows
+        "..."), else None."""
         return self.odds_got if self.odds_ready() else None
 
     def work(self):
-        """The odds worked out now, if not yet. -> whether it did (controller.work)."""
+        """The odds worked out now, if not yet: the costly part of a view. -> whether it did
+        (controller.work)."""
         if self.odds_ready():
             return False
         self.odds_key, self.odds_got = self._key(), action_odds(self.action)
@@ -225,24 +230,27 @@ class Play:
         left it applies at once (R15)."""
         action = self.action
         before = saved.to_dict(action)
-        # R22 raises on an empty deck: no change
-        action.draw(self.ctl.rng if card is None else saved.Known(action.deck, card))
+        action.draw(self.rng(card))  # R22 raises on an empty deck: no change
         self.undo = before
         self.rearm()  # R21
         self.applied = False
-        self.shown(records.draw, timed)
+        self.log("draw", n=action.draws, card=action.pending, deck=self.deck(), timed=timed)
+        self.shown()
 
     def redraw(self, card=None):
         action = self.action
-        action.redraw(self.ctl.rng if card is None else saved.Known(action.deck, card))  # R15
-        self.shown(records.redraw)
+        action.redraw(self.rng(card))  # R15
+        self.log("redraw", n=action.draws, card=action.pending, left=action.redraws_left)
+        self.shown()
 
-    def shown(self, make, *fields):
-        """The card just drawn on show, logged and heard; with no redraw left it applies at
-        once (R15): its own record follows in the log, played again from there."""
+    def rng(self, card):  # the device's, or one drawing the card a record names (replay)
+        return self.ctl.rng if card is None else saved.Known(self.action.deck, card)
+
+    def shown(self):
+        """The card just drawn (and logged) on show and heard; with no redraw left it applies
+        at once (R15): its own record follows in the log, played again from there."""
         colour = self.action.pending
         self.card = colour
-        self.log(make, colour, *fields)
         self.beep("black" if colour == "black" else "card")
         if self.action.redraws_left == 0 and not self.replaying:
             self.accept()
@@ -252,7 +260,8 @@ class Play:
         colour = action.pending
         state = action.accept()  # R10-R14
         self.applied = True
-        self.log(records.accept, colour, state)
+        self.log("accept", n=action.draws, card=colour, deck=self.deck(), state=state,
+                 successes=action.successes, complications=action.complications)
         if state == "succeeded":
             self.end(state, "success")
         elif state == "failed":
@@ -266,8 +275,9 @@ class Play:
         self.card = None
 
     def stop(self):
-        self.action.stop()  # R16
-        self.log(records.stop)
+        action = self.action
+        action.stop()  # R16
+        self.log("stop", successes=action.successes, needed=action.needed, draws=action.draws)
         self.end("stopped", "fail")
         self.finish()  # R16: a stop, like a success, goes to the finishing (R23)
 
@@ -282,8 +292,11 @@ class Play:
 
     def end(self, outcome, sound):
         """The action's one and final end record (R14, R16, R17), and its sound."""
-        self.log(records.end, outcome)
-        self.beep(sound)
+        action = self.action
+        self.log("end", outcome=outcome, successes=action.successes, needed=action.needed,
+                 complications=action.complications, draws=action.draws)
+        if sound:  # none for the referee's own act
+            self.beep(sound)
 
     def timed(self, held):
         """R21: a draw by itself an interval after the last, a 5 s warning first, whatever
@@ -335,24 +348,24 @@ class Play:
     def referee_continue(self):
         self.action.referee_continue()  # R14: the black leaves the deck
         self.card = None                # ... and the screen, if it was still on show
-        self.log(records.referee, "continue")
+        self.log("referee", decision="continue", deck=self.deck())
         self.rearm()
 
     def referee_fail(self):
         self.action.referee_end()  # R14
         self.card = None
-        self.log(records.referee, "end")
+        self.log("referee", decision="end")
         self.end("failed", "fail")
 
     def helper_leaves(self):
         """R18 -> the helpers still helping."""
         helping = self.action.helper_leaves()
-        self.log(records.helper_leaves)
+        self.log("helper_leaves", helpers=helping, deck=self.deck())
         return helping
 
     def adjust(self, colour, delta):
         self.action.adjust(colour, delta)  # R19, R8 settles; RuleError if not possible
-        self.log(records.adjust, colour, delta)
+        self.log("adjust", colour=colour, delta=delta, deck=self.deck())
 
     def can_undo(self):
         # Only while the action runs: once it has ended (success, stop, a black with no
@@ -370,8 +383,8 @@ class Play:
         self.card = None
         self.applied = False
         self.ended = "success"
-        self.log(records.undo)
+        self.log("undo", draws=self.action.draws, state=self.action.state, deck=self.deck())
         self.rearm()
 
     def end_by_referee(self):
-        self.log(records.end, "ended by referee")  # no sound: the referee's own act
+        self.end("ended by referee", None)
