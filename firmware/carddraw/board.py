@@ -49,56 +49,12 @@ class Buttons:
         return [b.name for b in self.buttons if not b.pin.value()]
 
 
-# -- Display -------------------------------------------------------------------------------
-CONTRAST = (4, 32, 96, 176, 255)   # brightness 1..5 -> SSD1306 contrast
-
-
-class Display(SSD1306):
-    """The OLED: a FrameBuffer to draw on, show() to send what changed."""
-
-    def __init__(self, i2c):
-        super().__init__(i2c, config.OLED_WIDTH, config.OLED_HEIGHT, config.OLED_ADDR)
-        self.asleep = False
-        self.sent = None     # the contrast the module was last sent (None: not known)
-        self.brightness(config.NUMBERS["brightness"][0])
-
-    def brightness(self, level):
-        """Brightness step 1-5 (the "brightness" setting)."""
-        self.level = max(1, min(len(CONTRAST), int(level)))
-        self.contrast(CONTRAST[self.level - 1])
-
-    def contrast(self, level):
-        """The SSD1306's contrast, sent only when it is not the one the module has: the app
-        applies the settings at every change of them (each set-up press), and a command
-        write is about 1.5 ms of the chip's time. A write that fails is tried again."""
-        if level != self.sent:
-            self.sent = None
-            super().contrast(level)
-            self.sent = level
-
-    def sleep(self, on):
-        """Display off (True) or back on (False); waking sends the whole frame again."""
-        if on == self.asleep:
-            return
-        if on:
-            self.poweroff()
-        else:
-            self.poweron()
-            self.force()      # in case the module lost power while off
-            self.sent = None  # ... and its contrast with it
-        self.asleep = on
-
-
 # -- LED -----------------------------------------------------------------------------------
-OFF = (0, 0, 0)
-
-
 class Led:
     """The RGB LED as config.LED_KIND wires it: "rgb", "rgb_anode" or "neopixel"."""
 
     def __init__(self):
         kind = config.LED_KIND
-        self.colour = None
         self._np = None
         if kind == "neopixel":
             import neopixel
@@ -111,7 +67,8 @@ class Led:
         else:
             raise ValueError("config.LED_KIND must be rgb, rgb_anode or neopixel, not %r"
                              % (kind,))
-        self._write(OFF)
+        self.colour = ""  # none written yet: the show(None) below writes off
+        self.show(None)
 
     def show(self, colour):
         """A card colour ("green", "yellow", "red", "black" shows purple), "white" (the
@@ -120,13 +77,9 @@ class Led:
         are (0-255 already), no clamping."""
         if colour == self.colour:
             return
-        rgb = OFF if colour is None else config.LED_COLOURS.get(colour)
+        rgb = (0, 0, 0) if colour is None else config.LED_COLOURS.get(colour)
         if rgb is None:
             raise ValueError("no LED colour for %r" % (colour,))
-        self._write(rgb)
-        self.colour = colour
-
-    def _write(self, rgb):
         self.value = rgb  # what the LED shows, (r, g, b) 0-255
         if self._np is not None:
             self._np[0] = rgb
@@ -134,6 +87,7 @@ class Led:
         else:
             for i in range(3):
                 self._pwm[i].duty_u16(rgb[i] * 257)   # 255 * 257 = 65535
+        self.colour = colour
 
 
 # -- Buzzer --------------------------------------------------------------------------------
@@ -152,9 +106,9 @@ class Buzzer:
         self.stop()
         if self.enabled:
             self.pattern = config.BUZZER_PATTERNS[name]
-            self._step = -2    # the index of the step's frequency in the pattern
-            self._start = now_ms
-            self._end = 0      # ms after _start at which the current step ends
+            self.step = -2     # the index of the step's frequency in the pattern
+            self.start = now_ms
+            self.end = 0       # ms after start at which the current step ends
             self.update(now_ms)
 
     def update(self, now_ms):
@@ -168,15 +122,15 @@ class Buzzer:
         # Steps are timed from the pattern's start, not from this call, so a late loop does
         # not stretch the pattern; a very late one skips the steps it missed. (now_ms is the
         # app's count, which never wraps.)
-        elapsed = now_ms - self._start
-        while elapsed >= self._end:
-            self._step += 2
-            if self._step >= len(pattern):
+        elapsed = now_ms - self.start
+        while elapsed >= self.end:
+            self.step += 2
+            if self.step >= len(pattern):
                 self.stop()
                 return
-            hz = pattern[self._step]
-            self._end += pattern[self._step + 1]
-            if hz and elapsed < self._end:
+            hz = pattern[self.step]
+            self.end += pattern[self.step + 1]
+            if hz and elapsed < self.end:
                 self._pwm.freq(hz)
                 self._pwm.duty_u16(32768)   # a square wave: loudest on a piezo
             else:
@@ -197,8 +151,7 @@ class Battery:
     discharge curve (config.BATTERY_CURVE)."""
 
     def __init__(self):
-        pin = config.BATTERY_ADC
-        self._adc = machine.ADC(pin - 26 if pin >= 26 else pin)   # GPIO 26-29 are ADC channels 0-3
+        self._adc = machine.ADC(config.BATTERY_ADC)  # its GPIO (26-29): set as an ADC input
         # On a Pico W, GP25 selects the wireless chip, which shares GPIO29: high to read VSYS.
         self._select = Pin(25, Pin.OUT, value=1) if config.PICO_W else None
         self._percent = -1
@@ -224,7 +177,7 @@ class Battery:
         if mv is None:
             mv = self.millivolts()
         p = 100 if self.on_usb(mv) else level(mv)
-        if self._percent < 0 or p == 0 or p == 100 or abs(p - self._percent) > 1:
+        if p == 0 or p == 100 or abs(p - self._percent) > 1:  # (-1 at first: taken)
             self._percent = p
         return self._percent
 
@@ -253,8 +206,11 @@ class Board:
 
     def __init__(self):
         self.buttons = Buttons()   # first, so buttons held at power-on can be read at once
-        self.display = Display(machine.I2C(config.I2C_ID, sda=Pin(config.I2C_SDA),
-                                   scl=Pin(config.I2C_SCL), freq=config.I2C_FREQ))
+        # the OLED: a FrameBuffer to draw on, show() sends what changed (ssd1306.py)
+        self.display = SSD1306(machine.I2C(config.I2C_ID, sda=Pin(config.I2C_SDA),
+                                           scl=Pin(config.I2C_SCL), freq=config.I2C_FREQ),
+                               config.OLED_WIDTH, config.OLED_HEIGHT, config.OLED_ADDR)
+        self.display.brightness(config.NUMBERS["brightness"][0])
         self.led = Led()
         self.buzzer = Buzzer()
         self.battery = Battery()

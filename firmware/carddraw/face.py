@@ -141,7 +141,6 @@ class Face:
         display = self.board.display
         if self.idle == _AWAKE and idle_for >= config.DIM_AFTER_MS:
             self.idle = _DIMMED
-            display.brightness(1)
             display.contrast(0)
         elif self.idle == _DIMMED and idle_for >= config.OFF_AFTER_MS:
             self.idle = DARK

@@ -70,6 +70,7 @@ _SCROLL_OFF = const(0x2E)
 
 _COMMANDS = const(0x00)   # control byte: every byte after it is a command
 _STEP = const(16)         # a sent span is a multiple of this many columns (see above)
+CONTRAST = (4, 32, 96, 176, 255)   # brightness 1..5 -> contrast
 
 
 def _views(buf, size):
@@ -84,7 +85,8 @@ def _rows(buf, width):
 
 
 class SSD1306(framebuf.FrameBuffer):
-    """A width x height SSD1306 on `i2c` at `addr`; draw with the FrameBuffer calls, then show()."""
+    """A width x height SSD1306 on `i2c` at `addr` (the device's OLED): draw with the
+    FrameBuffer calls, then show(); brightness(), contrast() and sleep() as the app dims it."""
 
     def __init__(self, i2c, width=128, height=64, addr=0x3C):
         self.i2c = i2c
@@ -118,6 +120,8 @@ class SSD1306(framebuf.FrameBuffer):
         # [control, column range, first, last, page range, first, last]: one write per window.
         self._address = bytearray((_COMMANDS, _COLUMN_RANGE, 0, width - 1, _PAGE_RANGE, 0, 0))
         self._all = True       # every page dirty: the display RAM is random at power-up
+        self.asleep = False
+        self.sent = None       # the contrast the module was last sent (None: not known)
         self._command(
             _DISPLAY | 0,
             _CLOCK, 0x80,
@@ -138,7 +142,7 @@ class SSD1306(framebuf.FrameBuffer):
         )
         self.fill(0)
         self.show()
-        self.poweron()
+        self._command(_DISPLAY | 1)
 
     def _command(self, *codes):
         # One I2C write: control byte 0x00 then the command bytes.
@@ -214,14 +218,27 @@ class SSD1306(framebuf.FrameBuffer):
         """Mark every page changed: the next show() sends the whole frame."""
         self._all = True
 
+    def brightness(self, level):
+        """Brightness step 1-5 (the "brightness" setting), clamped to them."""
+        self.contrast(CONTRAST[max(1, min(len(CONTRAST), int(level))) - 1])
+
     def contrast(self, level):
-        """Contrast (brightness) 0-255 (board.Display's steps, or 0 dimmed)."""
-        self._command(_CONTRAST, level)
+        """Contrast 0-255 (a brightness step's, or 0 dimmed), sent only when it is not the
+        one the module has: the app applies the settings at every change of them (each
+        set-up press), and a command write is about 1.5 ms of the chip's time. A write that
+        fails is tried again."""
+        if level != self.sent:
+            self.sent = None
+            self._command(_CONTRAST, level)
+            self.sent = level
 
-    def poweroff(self):
-        """Display off (sleep, about 10 uA); the display keeps its RAM."""
-        self._command(_DISPLAY | 0)
-
-    def poweron(self):
-        """Display on. Call force() too if the module may have lost power meanwhile."""
-        self._command(_DISPLAY | 1)
+    def sleep(self, on):
+        """Display off (True: sleep, about 10 uA; the module keeps its RAM) or back on
+        (False); waking sends the whole frame and the contrast again, in case the module
+        lost power while off."""
+        if on != self.asleep:
+            self._command(_DISPLAY if on else _DISPLAY | 1)
+            if not on:
+                self._all = True
+                self.sent = None
+            self.asleep = on
