@@ -213,7 +213,7 @@ def key(s):
             getattr(shown, "cur", None), getattr(shown, "editing", None),
             m and json.dumps([m.title, m.text, m.back.name]), s.console.bench is not None,
             s.console.maint, s.console.test and s.console.test.name, c.seeded,
-            s.console.job and (s.console.job.done, s.console.job.said),
+            s.console.job and (s.console.job.said,),  # False: not judged yet
             min(c.lockout.wait_ms(), 1) if c.settings["lock_fails"] else 0)
 
 
@@ -307,6 +307,6 @@ def test_a_random_walk_over_lines_and_buttons_loses_no_log_record():
     seqs = [json.loads(x)["seq"] for x in lines]
     assert seqs == list(range(1, len(seqs) + 1)) and len(seqs) > 30  # (tries: counted)
     assert logchain.verify(lines)[0]
-    assert b.app.store.exported() == 0
+    assert b.app.store.logfile.exported == 0
     assert not [x for x in lines if '"ev":"dropped"' in x]
     assert b.app.console.bench is None and not b.app.controller.seeded

@@ -39,7 +39,6 @@ RESTART_MS = 200       # maint's reply goes out over USB before the reset
 # colour on the LED, a card faked; test button: holds every press the device gets; test
 # display: the screen taken over; log ack: lets exported history go; maint: opens the REPL.
 GATED = ("seed", "test", "log ack", "maint")
-NO_ARGUMENT = ("show", "lock", "maint")  # "CMD takes no argument" (checked past the gate)
 
 
 class Console:
@@ -142,6 +141,7 @@ class Console:
         whose time is up answers, the queued lines run in order until one of them holds the
         queue. -> whether a line ran or a job worked (the pass then persists and replies)."""
         ran = False
+        app = self.app
         job = self.job
         if job is not None:
             out = job.step(self, now)
@@ -155,8 +155,13 @@ class Console:
             if self.bench is not None:
                 self.bench = now  # the line that held the queue ends now: the console is in use
             self.reply(self.test.timeout(self) if self.test is not None else {"ok": "wait"})
-        if self.restart_at is not None and now - self.restart_at >= 0:
-            self.restart()
+        # maint's reset, at a pass after its reply, once the flash has every record (a flash
+        # still refusing one holds it back); Board.reset never returns on the board
+        if self.restart_at is not None and now - self.restart_at >= 0 and not app.store.waiting():
+            self.restart_at = None
+            reset = getattr(app.board, "reset", None)
+            if reset is not None:
+                reset()
         if self.wait_until is None:
             self.bench_on(now)  # its time may be up (not while a line holds the queue)
         while self.queue and self.wait_until is None and self.job is None:
@@ -173,10 +178,9 @@ class Console:
     def command(self, text, now):
         """One line -> its reply, or None while it runs on."""
         words = text.split()
-        if not words:
-            return {"error": "empty line; commands: " + COMMANDS}
-        cmd = words[0].lower()
-        if cmd != "test" and cmd != "log" and len(words) > 2:
+        cmd = words[0].lower() if words else ""
+        two = cmd == "test" or cmd == "log"  # named by two words: `test led`, `log ack`
+        if len(words) > 2 and not two:
             return {"error": "%s takes one argument; commands: %s" % (cmd, COMMANDS)}
         handler = HANDLERS.get(cmd)
         if handler is None:
@@ -185,10 +189,10 @@ class Console:
         if self.bench_on(now):
             self.bench = now  # a console line: bench mode's 10 minutes start again
         else:
-            name = " ".join(words[:2]).lower() if cmd == "test" or cmd == "log" else cmd
+            name = " ".join(words[:2]).lower() if two else cmd
             if cmd == "test" or name in GATED:  # every test; of the log, `log ack`
                 return {"error": "%s needs bench mode: unlock CODE first" % name}
-        if args and cmd in NO_ARGUMENT:
+        if args and cmd in ("show", "lock", "maint"):  # checked past the gate
             return {"error": "%s takes no argument" % cmd}
         return handler(self, cmd, args, now)
 
@@ -215,16 +219,6 @@ class Console:
     def end_test(self):
         self.test = None
         self.app.face.drawn = None  # the normal view drawn whole again
-
-    def restart(self):
-        """maint's reset, at a pass after its reply: a record a refusing flash still holds
-        back holds the reset back (no record lost). Board.reset never returns on the board."""
-        if self.app.store.waiting():
-            return
-        self.restart_at = None
-        reset = getattr(self.app.board, "reset", None)
-        if reset is not None:
-            reset()
 
 
 # -- the commands: each (console, cmd, args, now) -> reply dict, or None while it runs on ------
@@ -255,26 +249,23 @@ class Unlock:
     """`unlock`: the try, counted by the Lockout in this pass, compared once its count is on
     flash (the lock screen's own way); never while the flash refuses it."""
     busy = False
-
-    def __init__(self):
-        self.done = False   # compared yet
-        self.said = None    # the Lockout's word: None opens
-        self.passes = 0
+    said = False  # the Lockout's word once compared (None opens); False: not compared yet
+    passes = 0
 
     def judged(self, said):
-        self.done = True
         self.said = said
 
     def step(self, con, now):
         c = con.app.controller
-        if not self.done:  # not compared yet: the flash has not taken the count
+        said = self.said
+        if said is False:  # not compared yet: the flash has not taken the count
             self.passes += 1
             if self.passes < _UNLOCK_PASSES:
                 return None
             c.lockout.cancel()
-            return {"error": "unlock: " + lockcode.NOT_SAVED}
-        if self.said:
-            return {"error": "unlock: " + self.said}
+            said = lockcode.NOT_SAVED
+        if said:
+            return {"error": "unlock: " + said}
         con.bench = now
         c.record("bench", mode="on")
         out = {"ok": "unlock", "minutes": BENCH_MS // 60000}
@@ -285,8 +276,7 @@ class Unlock:
 
 def unlock(con, cmd, args, now):
     code = args[0].upper() if args else ""
-    if not (settings.code_ok(code)
-            or len(code) == lockcode.RECOVERY and all(c in "RHDS" for c in code)):
+    if code.strip("RHDS") or not (settings.code_ok(code) or len(code) == lockcode.RECOVERY):
         return {"error": "unlock needs the referee code: 4 to 8 letters of R, H, D, S"}
     job = Unlock()
     why = con.app.controller.lockout.attempt(code, job.judged)

@@ -59,10 +59,11 @@ class SelfTest:
     def __init__(self, board, store, now=0):
         self.board = board
         self.store = store
-        self.stages = ([("led", c) for c in LEDS]
-                       + [("pattern", 0), ("pattern", 1)]
-                       + [("buzzer", p) for p in BUZZER] + [("battery", None)]
-                       + [("button", b) for b in config.BUTTONS] + [("end", None)])
+        stages = self.stages = []  # (kind, arg) each, in order
+        for kind, args in (("led", LEDS), ("pattern", (0, 1)), ("buzzer", BUZZER),
+                           ("battery", (None,)), ("button", config.BUTTONS), ("end", (None,))):
+            for arg in args:
+                stages.append((kind, arg))
         self.missing = []      # buttons not pressed in time
         self.mv = None         # VSYS in mV
         self.passed = None
@@ -86,7 +87,9 @@ class SelfTest:
 
     def _step(self, now):
         board = self.board
-        pressed = [name for name, _ in board.buttons.poll(now)]
+        pressed = []
+        for name, _ in board.buttons.poll(now):
+            pressed.append(name)
         board.buzzer.update(now)
         kind, arg = self.stages[self.i]
         if kind == "end":  # a fresh DRAW, or the time up, starts the app
@@ -117,33 +120,34 @@ class SelfTest:
         board = self.board
         if kind == "led":
             board.led.show(None if arg == "off" else arg)
-            self.until = now + LED_MS
+            ms = LED_MS
             self._show("LED", "", "purple" if arg == "black" else arg)
         elif kind == "pattern":
             board.led.show(None)
             pattern(board.display, arg)
-            self.until = now + PATTERN_MS
+            ms = PATTERN_MS
         elif kind == "buzzer":
             board.buzzer.play(arg, now)
-            self.until = now + GAP_MS
+            ms = GAP_MS
             self._show("Buzzer", "", arg)
         elif kind == "battery":
             mv = self.mv = board.battery.millivolts()
-            self.until = now + BATTERY_MS
+            ms = BATTERY_MS
             self._show("Battery", "", "VSYS %d.%02d V" % (mv // 1000, mv % 1000 // 10),
                        "gauge %d%%" % board.battery.percent())
         elif kind == "button":
-            self.until = now + PROMPT_MS
+            ms = PROMPT_MS
             self._show("Buttons", "", "press %s" % arg, "", "within %d s" % (PROMPT_MS // 1000))
         else:
             self.passed = not self.missing
             self._log(now, None)
             board.led.show("green" if self.passed else "red")
-            self.until = now + END_MS
+            ms = END_MS
             lines = ["self-test passed" if self.passed else "self-test FAILED"]
             if self.missing:
                 lines += ["no press:", " ".join(self.missing[:3]), " ".join(self.missing[3:])]
             self._show("Result", *(lines + ["", "DRAW: start"]))
+        self.until = now + ms
 
     def _show(self, *lines):
         draw(self.board.display, "selftest", ["Self-test"] + list(lines))
@@ -192,7 +196,7 @@ def command(con, args, now):
             led = colour
     elif what == "button":
         ms = settings.number(arg, 5)
-        if ms is None or not 0 < ms <= _MAX_BUTTON_MS:
+        if not ms or ms > _MAX_BUTTON_MS:  # None: not a number
             return {"error": "test button needs milliseconds, 1 to %d" % _MAX_BUTTON_MS}
         lines = ["Button test", "Press a button", "within %d s" % ((ms + 999) // 1000)]
     else:
@@ -219,7 +223,7 @@ def command(con, args, now):
 def draws(app, arg):
     """R9 sampled: N draws from the set-up screen's deck, each card put back."""
     n = settings.number(arg, 5)
-    if n is None or not 0 < n <= _MAX_DRAWS:
+    if not n or n > _MAX_DRAWS:  # None: not a number
         return {"error": "test draws needs a number of draws, 1 to %d" % _MAX_DRAWS}
     c = app.controller
     if c.screen != "setup":
