@@ -10,7 +10,6 @@
 # after it works them out, collects garbage, or does one step of the store's idle work.
 # Two rare paths are imported on first use and kept: protocol.py (the USB console) on the
 # first byte on the console, selftest.py with DRAW held at power-on.
-import asyncio
 import gc
 import select
 import sys
@@ -264,6 +263,7 @@ class App:
     async def run(self, stream=None):
         """The board's loop: loop_pass every LOOP_MS, the watchdog started first; `stream`
         (sys.stdin) is the USB console."""
+        import asyncio  # here, not at the top: the first frame does not wait for it
         board = self.board
         self.usb_interrupt(False)
         if board.wdt is None:
@@ -300,6 +300,7 @@ def main():
     app.loop_pass(app.face.last_input)  # the first frame: this boot came up
     store.boots(False)
     gc.collect()  # boot's garbage (the files read) goes now, not mid-draw
+    import asyncio
     asyncio.run(app.run(sys.stdin))
 
 
