@@ -65,7 +65,7 @@ def test_every_picture_fits_and_leaves_the_battery_alone(battery):
         canvas = Canvas()
         render.render(art_view(art), canvas, None)
         for b in boxes(canvas.calls[2:]):                 # after the fill and the lit bar
-            assert not (b[2] < 8 and b[3] > render.BAT_X - 1), (b, art)
+            assert not (b[2] < 8 and b[3] > render._BAT_X - 1), (b, art)
 
 
 def test_a_picture_is_its_fields_and_equal_to_one_with_the_same():
@@ -118,7 +118,7 @@ def changed_columns(a, b, page):
 def test_each_colour_has_its_own_pattern_and_an_empty_colour_an_empty_slot(vm):
     (full, px), (some, qx) = render_in_vm(vm, [deck_art(counts=(3, 3, 3, 3)),
                                            deck_art(counts=(3, 0, 1, 0))])
-    faces = [region(px, x + 2, 11, x + 7, 21) for x in render.DECK_X]
+    faces = [region(px, x + 2, 11, x + 7, 21) for x in render._DECK_X]
     assert all(any(f) for f in faces)
     assert len(set(faces)) == 4                       # four different patterns
     assert region(qx, 39, 11, 44, 21) == (0,) * 50    # no yellow: an empty slot
@@ -132,14 +132,14 @@ def test_each_colour_has_its_own_pattern_and_an_empty_colour_an_empty_slot(vm):
 
 def test_each_skill_has_its_own_title_bar(vm):
     arts = [deck_art(skill=s, title="Title") for s in render.SKILLS]
-    bars = [region(p, 0, 0, render.BAT_X - 2, 8) for _, p in render_in_vm(vm, arts)]
+    bars = [region(p, 0, 0, render._BAT_X - 2, 8) for _, p in render_in_vm(vm, arts)]
     assert len(set(bars)) == 3
 
 
 def test_large_digits_are_distinct_and_2x_the_small_font(vm):
-    shots = render_in_vm(vm, [deck_art(chance=ch) for ch in render.BIG])
+    shots = render_in_vm(vm, [deck_art(chance=ch) for ch in render._BIG])
     glyphs = [region(p, 0, 33, 12, 47) for _, p in shots]
-    assert len(set(glyphs)) == len(render.BIG) and all(any(g) for g in glyphs)
+    assert len(set(glyphs)) == len(render._BIG) and all(any(g) for g in glyphs)
     for _, p in shots:
         assert not any(region(p, 0, 47, 60, 48))               # 14 px tall: nothing below
         for y in range(33, 47, 2):                             # 2x2 blocks: each row twice
@@ -154,16 +154,16 @@ def test_what_does_not_change_between_draws_stays_in_place(vm):
         assert changed_columns(active, card, page) == []
     # a yellow more: only the yellow cell's columns change
     cols = [x for p in range(8) for x in changed_columns(active, more_yellow, p)]
-    assert cols and render.DECK_X[1] <= min(cols) and max(cols) < render.DECK_X[2]
+    assert cols and render._DECK_X[1] <= min(cols) and max(cols) < render._DECK_X[2]
     # the chance 97.1% -> 97.4%: only the last digit's columns
     cols = [x for p in range(8) for x in changed_columns(active, other_chance, p)]
     assert cols and min(cols) >= 30 and max(cols) < 40      # "97." is 30 px wide
 
 
 def test_each_tiles_lines_are_the_tiles():
-    """render.LINES, written out: the lines each tile is drawn with."""
-    assert len(render.LINES) == len(render.TILES)
-    for tile, lines in zip(render.TILES, render.LINES):
+    """render._LINES, written out: the lines each tile is drawn with."""
+    assert len(render._LINES) == len(render._TILES)
+    for tile, lines in zip(render._TILES, render._LINES):
         rows = [tile >> (4 * r) & 15 for r in range(4)]
         others = {m for m in rows if m != 15}
         assert lines == (15 if not others else others.pop() if len(others) == 1 else -1)

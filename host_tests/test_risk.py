@@ -306,9 +306,9 @@ class Recorder:
 
 
 def glyph_squares(ch, x):
-    at = 5 * render.BIG.index(ch)
+    at = 5 * render._BIG.index(ch)
     return sorted((x + 2 * i, 33 + 2 * r) for i in range(5) for r in range(8)
-                  if render.GLYPHS[at + i] >> r & 1)
+                  if render._GLYPHS[at + i] >> r & 1)
 
 
 def test_the_large_digits_draw_less_than_and_greater_than():

@@ -33,18 +33,18 @@ except ImportError:  # CPython (the tests, the tools): const(x) is x
 _W = const(128)
 _LETTERS = const("GYRB")
 _MARK_X = const(94)  # the skill's mark, left of the battery icon
-BAT_X = 114  # battery icon: a 12x6 outline at x 114-125, y 1-6, and a nub at x 126
+_BAT_X = const(114)  # battery icon: a 12x6 outline at x 114-125, y 1-6, and a nub at x 126
 _CARD_W = const(22)  # the drawn card's width (32 px high, at x 0, y 24)
-DECK_X = (0, 37, 66, 95)  # the deck's cells: green and black may reach two digits
+_DECK_X = const((0, 37, 66, 95))  # the deck's cells: green and black may reach two digits
 _DECK_END = const((37, 66, 95, 128))
 _STAGE_Y = const(23)  # the stage and the foot lines: from here down (the deck ends at y 22)
-BIG = "0123456789.%<>"
-# The pictures' columns (bit 0 the top pixel): BIG's glyphs, 5 columns each (drawn 2x: 10x14
+_BIG = const("0123456789.%<>")
+# The pictures' columns (bit 0 the top pixel): _BIG's glyphs, 5 columns each (drawn 2x: 10x14
 # px, 12 px apart); then per skill an 8-column icon (a cross, a spanner, a scope) and a
 # 16-column mark (a pulse trace, hazard stripes, signal bars). Data, not code: RAM.
 _ICONS = const(70)
 _MARKS = const(94)
-GLYPHS = (b"\x3e\x51\x49\x45\x3e\x00\x42\x7f\x40\x00\x62\x51\x49\x49\x46\x22\x41\x49\x49\x36"
+_GLYPHS = const(b"\x3e\x51\x49\x45\x3e\x00\x42\x7f\x40\x00\x62\x51\x49\x49\x46\x22\x41\x49\x49\x36"
           b"\x18\x14\x12\x7f\x10\x2f\x49\x49\x49\x31\x3c\x4a\x49\x49\x30\x01\x71\x09\x05\x03"
           b"\x36\x49\x49\x49\x36\x06\x49\x49\x29\x1e\x00\x60\x60\x00\x00\x63\x13\x08\x64\x63"
           b"\x08\x14\x22\x41\x00\x00\x41\x22\x14\x08"
@@ -55,11 +55,11 @@ GLYPHS = (b"\x3e\x51\x49\x45\x3e\x00\x42\x7f\x40\x00\x62\x51\x49\x49\x46\x22\x41
           b"\x60\x60\x00\x00\x70\x70\x00\x00\x78\x78\x00\x00\x7e\x7e\x00\x00")
 # Each colour's face, a 4x4 tile (bit 4*row + column), so the one-colour OLED (and a
 # colour-blind eye) tells them apart: green solid, yellow stripes, red a grid, black sparse
-# dots; the fifth, a dotted line, outlines an empty slot. LINES says how each is drawn in
+# dots; the fifth, a dotted line, outlines an empty slot. _LINES says how each is drawn in
 # lines, a call each: 15 solid, else the columns its rows that are not solid share (drawn
 # as vlines), -1 where they differ (those rows pixel by pixel).
-TILES = (0xFFFF, 0x0F0F, 0x111F, 0x0020, 0xA5A5)
-LINES = (15, 0, 1, -1, -1)
+_TILES = const((0xFFFF, 0x0F0F, 0x111F, 0x0020, 0xA5A5))
+_LINES = const((15, 0, 1, -1, -1))
 
 
 class View:
@@ -106,12 +106,29 @@ class Queue:
 
 
 def build(ctl):
-    """The View of the controller's screen on show."""
+    """The View of the controller's screen on show: its lines as shown (the seed's and the
+    warning's marks, ROWS lines, COLS wide, the title short of the battery icon)."""
     shown = ctl.shown
     play = ctl.play
-    warn = play is not None and play.warn > 0 and shown.name != "active"
+    blink = play is not None and play.warn > 0
+    warn = blink and shown.name != "active"
     lines, led = shown.lines()
-    lines = fit(ctl, lines, warn)
+    if ctl.seeded:  # the bench's seed chose the cards: every screen says so
+        title = lines[0]
+        if len(title) > TITLE_COLS - 5:  # its first words, as many as fit whole
+            title = title[:TITLE_COLS - 5]
+            if " " in title:
+                title = title[:title.rfind(" ")]
+        lines[0] = title + " " * (TITLE_COLS - 4 - len(title)) + "SEED"
+    if warn:
+        lines = (lines + [""] * ROWS)[:ROWS]
+        lines[ROWS - 1] = warning(play)
+    if len(lines) > ROWS:
+        lines = lines[:ROWS]
+    for i in range(len(lines)):  # a slice is a new string: only where a line is too long
+        most = TITLE_COLS if i == 0 else COLS
+        if len(lines[i]) > most:
+            lines[i] = lines[i][:most]
     got = shown.art()
     picture = None
     if got is not None:
@@ -122,32 +139,9 @@ def build(ctl):
             picture.foot = (warning(play),)
     if warn:
         led = "white"  # R21: the warning shows on any screen
-    v = View(shown.name, lines, led, play is not None and play.warn > 0, picture,
-             not (play or ctl.plan).odds_ready())
+    v = View(shown.name, lines, led, blink, picture, not (play or ctl.plan).odds_ready())
     v.sec = ctl.seconds_left()  # the countdown it shows: a new view each second
     return v
-
-
-def fit(ctl, lines, warn):
-    """The lines as shown: the seed's and the warning's marks, ROWS lines, COLS wide, the
-    title short of the battery icon."""
-    if ctl.seeded:  # the bench's seed chose the cards: every screen says so
-        title = lines[0]
-        if len(title) > TITLE_COLS - 5:  # its first words, as many as fit whole
-            title = title[:TITLE_COLS - 5]
-            if " " in title:
-                title = title[:title.rfind(" ")]
-        lines[0] = title + " " * (TITLE_COLS - 4 - len(title)) + "SEED"
-    if warn:
-        lines = (lines + [""] * ROWS)[:ROWS]
-        lines[ROWS - 1] = warning(ctl.play)
-    if len(lines) > ROWS:
-        lines = lines[:ROWS]
-    for i in range(len(lines)):  # a slice is a new string: only where a line is too long
-        most = TITLE_COLS if i == 0 else COLS
-        if len(lines[i]) > most:
-            lines[i] = lines[i][:most]
-    return lines
 
 
 def warning(play):
@@ -206,7 +200,7 @@ class Picture:
 
 class DeckPicture(Picture):
     """The active screen: the chance in large digits (chance: a short text such as "97.1%",
-    of BIG's characters), up to 2 side texts of up to 6 characters right of the digits, and
+    of _BIG's characters), up to 2 side texts of up to 6 characters right of the digits, and
     up to 2 foot lines (the risks, then the tally)."""
     kind = "deck"
 
@@ -219,7 +213,7 @@ class DeckPicture(Picture):
         canvas.text("Chance", 0, 24, 1)
         x = 0
         for ch in self.chance:       # the large digits, 12 px apart (the point 6)
-            at = 5 * BIG.find(ch)
+            at = 5 * _BIG.find(ch)
             if at < 0:
                 continue
             if ch == ".":
@@ -257,10 +251,10 @@ class CardPicture(Picture):
 
 
 def cols(canvas, at, n, x, y, scale, c):
-    """n columns of GLYPHS from at, each lit bit a scale x scale square of colour c: a run
+    """n columns of _GLYPHS from at, each lit bit a scale x scale square of colour c: a run
     of lit bits is one fill_rect."""
     for i in range(n):
-        bits = GLYPHS[at + i]
+        bits = _GLYPHS[at + i]
         r = 0
         while bits:
             if bits & 1:
@@ -276,8 +270,8 @@ def cols(canvas, at, n, x, y, scale, c):
 
 
 def pattern(canvas, kind, x, y, w, h):
-    """Fill the w x h box at x, y with tile TILES[kind] (see LINES)."""
-    tile, lines = TILES[kind], LINES[kind]
+    """Fill the w x h box at x, y with tile _TILES[kind] (see _LINES)."""
+    tile, lines = _TILES[kind], _LINES[kind]
     if lines == 15:
         canvas.fill_rect(x, y, w, h, 1)
         return
@@ -335,11 +329,11 @@ def deck(canvas, counts, before):
         if before is not None:
             if before[c] == counts[c]:
                 continue
-            canvas.fill_rect(DECK_X[c], 9, _DECK_END[c] - DECK_X[c], 14, 0)
-        card(canvas, c if counts[c] else 4, DECK_X[c], 9, 9, 14)
+            canvas.fill_rect(_DECK_X[c], 9, _DECK_END[c] - _DECK_X[c], 14, 0)
+        card(canvas, c if counts[c] else 4, _DECK_X[c], 9, 9, 14)
     for c in range(4):
         if before is None or before[c] != counts[c]:
-            canvas.text("%s%d" % (_LETTERS[c], min(counts[c], 99)), DECK_X[c] + 9, 12, 1)
+            canvas.text("%s%d" % (_LETTERS[c], min(counts[c], 99)), _DECK_X[c] + 9, 12, 1)
 
 
 def render(view, canvas, battery=None, last=None):
@@ -347,32 +341,34 @@ def render(view, canvas, battery=None, last=None):
     the View the canvas shows now, drawn with the same battery (None: not known), so that
     only what differs is drawn again (the same pixels as drawn whole)."""
     picture = view.picture
+    lines = view.lines
+    drawn = ()  # a text view's lines on the canvas under the same title: only others drawn
     if last is not None:
         before = last.picture
         if picture is not None and before is not None and before.skill == picture.skill \
                 and before.title == picture.title:  # the same title bar: a card over the deck
             picture.draw(canvas, before)
             return
-        if picture is None and before is None and last.lines[:1] == view.lines[:1]:
-            for i in range(1, ROWS):
-                line = view.lines[i] if i < len(view.lines) else ""
-                if line != (last.lines[i] if i < len(last.lines) else ""):
+        if picture is None and before is None and last.lines[:1] == lines[:1]:
+            drawn = last.lines
+    if not drawn:  # a new frame: the lit title bar, the picture or the title
+        canvas.fill(0)
+        canvas.fill_rect(0, 0, _W, 8, 1)
+        if picture is not None:
+            picture.draw(canvas)
+        elif lines and lines[0]:
+            canvas.text(lines[0][:TITLE_COLS], 0, 0, 0)
+    if picture is None:
+        for i in range(1, ROWS):
+            line = lines[i] if i < len(lines) else ""
+            if line != (drawn[i] if i < len(drawn) else ""):
+                if drawn:
                     canvas.fill_rect(0, 8 * i, _W, 8, 0)
-                    canvas.text(line[:COLS], 0, 8 * i, 1)
-            return
-    canvas.fill(0)
-    canvas.fill_rect(0, 0, _W, 8, 1)
-    if picture is not None:
-        picture.draw(canvas)
-    else:
-        lines = view.lines
-        for i in range(min(len(lines), ROWS)):
-            if lines[i]:
-                canvas.text(lines[i][:COLS if i else TITLE_COLS], 0, 8 * i, 1 if i else 0)
-    if battery is not None:
+                canvas.text(line[:COLS], 0, 8 * i, 1)
+    if battery is not None and not drawn:
         p = min(100, max(0, int(battery)))
-        canvas.rect(BAT_X, 1, 12, 6, 0)
-        canvas.vline(BAT_X + 12, 3, 2, 0)
+        canvas.rect(_BAT_X, 1, 12, 6, 0)
+        canvas.vline(_BAT_X + 12, 3, 2, 0)
         w = (p + 5) // 10  # 0-10 px of charge inside the outline
         if w:
-            canvas.fill_rect(BAT_X + 1, 2, w, 4, 0)
+            canvas.fill_rect(_BAT_X + 1, 2, w, 4, 0)

@@ -48,25 +48,11 @@ The error itself goes up to the caller (the app shows the error or retries next 
 import framebuf
 from micropython import const
 
-# SSD1306 commands (datasheet section 10)
+# SSD1306 commands (datasheet section 10; the power-up ones are written out in __init__)
 _CONTRAST = const(0x81)
-_ENTIRE_ON = const(0xA4)      # | 1 lights every pixel, 0 follows RAM
-_NORMAL = const(0xA6)         # | 1 would invert
 _DISPLAY = const(0xAE)        # | 1 on, 0 off (sleep; RAM is kept)
-_ADDRESS_MODE = const(0x20)
 _COLUMN_RANGE = const(0x21)
 _PAGE_RANGE = const(0x22)
-_START_LINE = const(0x40)
-_SEGMENT_REMAP = const(0xA0)
-_MULTIPLEX = const(0xA8)
-_COM_SCAN = const(0xC0)
-_DISPLAY_OFFSET = const(0xD3)
-_COM_PINS = const(0xDA)
-_CLOCK = const(0xD5)
-_PRECHARGE = const(0xD9)
-_VCOM_DESELECT = const(0xDB)
-_CHARGE_PUMP = const(0x8D)
-_SCROLL_OFF = const(0x2E)
 
 _COMMANDS = const(0x00)   # control byte: every byte after it is a command
 _STEP = const(16)         # a sent span is a multiple of this many columns (see above)
@@ -122,24 +108,28 @@ class SSD1306(framebuf.FrameBuffer):
         self._all = True       # every page dirty: the display RAM is random at power-up
         self.asleep = False
         self.sent = None       # the contrast the module was last sent (None: not known)
-        self._command(
-            _DISPLAY | 0,
-            _CLOCK, 0x80,
-            _MULTIPLEX, height - 1,
-            _DISPLAY_OFFSET, 0,
-            _START_LINE | 0,
-            _CHARGE_PUMP, 0x14,          # internal charge pump on
-            _ADDRESS_MODE, 0x00,         # horizontal: pages follow each other
-            _SEGMENT_REMAP | 1,          # column 127 at SEG0 ...
-            _COM_SCAN | 0x08,            # ... and COM scanned upwards: upright on the module
-            _COM_PINS, 0x02 if width > 2 * height else 0x12,
-            _CONTRAST, 0xCF,
-            _PRECHARGE, 0xF1,
-            _VCOM_DESELECT, 0x30,
-            _ENTIRE_ON | 0,
-            _NORMAL | 0,
-            _SCROLL_OFF,
-        )
+        init = bytearray(  # the power-up commands, in one write
+            b"\x00"        # control byte: commands follow
+            b"\xae"        # display off
+            b"\xd5\x80"    # clock: the reset divider and oscillator
+            b"\xa8\x3f"    # multiplex: height - 1 (set below)
+            b"\xd3\x00"    # display offset 0
+            b"\x40"        # start line 0
+            b"\x8d\x14"    # internal charge pump on
+            b"\x20\x00"    # addressing: horizontal, pages follow each other
+            b"\xa1"        # segment remap: column 127 at SEG0 ...
+            b"\xc8"        # ... and COM scanned upwards: upright on the module
+            b"\xda\x12"    # COM pins: alternate (sequential for a 128x32, set below)
+            b"\x81\xcf"    # contrast
+            b"\xd9\xf1"    # precharge
+            b"\xdb\x30"    # VCOM deselect level
+            b"\xa4"        # the pixels follow RAM (0xa5 lights every one)
+            b"\xa6"        # normal, not inverted
+            b"\x2e")       # scroll off
+        init[5] = height - 1
+        if width > 2 * height:
+            init[16] = 0x02
+        i2c.writeto(addr, init)
         self.fill(0)
         self.show()
         self._command(_DISPLAY | 1)
