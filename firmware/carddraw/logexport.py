@@ -4,12 +4,12 @@
 # store drop segments holding only exported records when the log is full. Imported on the
 # first `log` line and kept.
 from .logread import HASH_DIGITS, each
+from .settings import number
 
 LINES = 3  # log lines sent at most in a pass (each is a JSON reply to make and send)
 QUIET = 8  # passes of lines, then one left quiet: the app collects garbage in it (App.update)
 WAIT_MAX = 50  # passes left to the idle housekeeping (presses keep it waiting), then the
                # export moves the journal's records itself, a step a pass
-USAGE = "log, or log ack SEQ HASH (the last record saved: its seq and its 12-digit hash)"
 
 
 def command(con, args):
@@ -19,13 +19,14 @@ def command(con, args):
         con.job = Export()
         return None
     if len(args) != 3 or args[0] != "ack":
-        return {"error": "log takes no argument, or: " + USAGE}
-    seq, h = args[1], args[2]
-    if not 0 < len(seq) <= 9 or seq.strip("0123456789"):  # a character left: not a digit
-        return {"error": "log ack needs a record number (1 to 9 digits); " + USAGE}
+        return {"error": "log takes no argument, or: log, or log ack SEQ HASH (the last record "
+                         "saved: its seq and its 12-digit hash)"}
+    seq = number(args[1])
+    h = args[2]
+    if seq is None:
+        return {"error": "log ack needs the record's seq: 1 to 9 digits"}
     if len(h) != HASH_DIGITS or h.strip("0123456789abcdef"):
-        return {"error": "log ack needs the record's hash, 12 digits 0-9 a-f; " + USAGE}
-    seq = int(seq)
+        return {"error": "log ack needs the record's hash: 12 digits 0-9 a-f"}
     why = con.app.store.ack(seq, h)
     return {"error": why} if why else {"ok": "ack", "seq": seq}
 
@@ -36,14 +37,13 @@ class Export:
     replies waiting for the host leave room, so no pass reads more than that whatever the
     log's size, and a host that does not read holds the export, not the loop."""
 
-    def __init__(self):
-        self.files = None   # the log's files still to read, oldest first
-        self.at = 0         # where the next line starts in the first of them
-        self.records = 0
-        self.damaged = 0
-        self.busy = False   # whether the last step worked (protocol.serve): else it was quiet
-        self.waited = 0     # passes spent waiting for the journal's records
-        self.sent = 0       # passes of lines since the last quiet one
+    files = None    # the log's files still to read, oldest first
+    at = 0          # where the next line starts in the first of them
+    records = 0
+    damaged = 0
+    busy = False    # whether the last step worked (protocol.serve): else it was quiet
+    waited = 0      # passes spent waiting for the journal's records
+    sent = 0        # passes of lines since the last quiet one
 
     def step(self, con, now):
         app = con.app
@@ -68,19 +68,20 @@ class Export:
         self.sent += 1
         self.busy = True
         room = min(LINES, con.room())
-        while room > 0 and self.files:
+        files = self.files
+        while room > 0 and files:
             texts = []
-            bad, self.at = each(store.fs, store.root + self.files[0], texts.append, True, 0,
-                                self.at, room)
+            bad, self.at = each(store.fs, store.root + files[0], texts.append, True, 0, self.at,
+                                room)
             self.damaged += bad
             for text in texts:
                 con.reply({"log": text})
             self.records += len(texts)
             room -= len(texts)
             if self.at is None:
-                self.files.pop(0)
+                files.pop(0)
                 self.at = 0
-        if self.files:
+        if files:
             return None
         return {"ok": "log", "records": self.records, "damaged": self.damaged,
                 "device": app.board.unique_id()}

@@ -45,6 +45,16 @@ class Console:
     """The USB serial console and the bench's session on it: whole lines in (at most
     MAX_LINE), replies out only as the port takes them, never blocking the loop."""
 
+    buf: str | None = ""  # the line being read; None: too long, ignored to its end
+    sending = ""        # the rest of the reply being written
+    dropped = 0         # replies a host that did not read cost
+    wait_until = None   # a `wait` (or `test button`) holding the queue until then
+    job = None          # a command that runs over passes (Pressed, Unlock, Export)
+    test = None         # a bench test (selftest.Test) owning the LED and display
+    bench = None        # bench mode: the time of the last console line, or None
+    maint = False       # the interrupt key is on (maintenance)
+    restart_at = None   # maint's reset is due then
+
     def __init__(self, app, stream, out=None, write=print):
         self.app = app
         self.stream = stream     # None: lines come only through line() (tests, tools)
@@ -56,17 +66,8 @@ class Console:
         if out is not None:
             self.out_poll.register(out, select.POLLOUT)
         self.write = write
-        self.buf: str | None = ""  # the line being read; None: too long, ignored to its end
-        self.sending = ""        # the rest of the reply being written
         self.replies = []        # reply lines waiting for the reveal
-        self.dropped = 0         # replies a host that did not read cost
         self.queue = []          # lines waiting for the command before them
-        self.wait_until = None   # a `wait` (or `test button`) holding the queue until then
-        self.job = None          # a command that runs over passes (Pressed, Unlock, Export)
-        self.test = None         # a bench test (selftest.Test) owning the LED and display
-        self.bench = None        # bench mode: the time of the last console line, or None
-        self.maint = False       # the interrupt key is on (maintenance)
-        self.restart_at = None   # maint's reset is due then
 
     # -- lines in, replies out ----------------------------------------------------------------
     def read(self):

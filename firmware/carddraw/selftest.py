@@ -74,43 +74,39 @@ class SelfTest:
         self._enter(0, now)
 
     def step(self, now):
+        board = self.board
         try:
-            return self._step(now)
+            pressed = []
+            for name, _ in board.buttons.poll(now):
+                pressed.append(name)
+            board.buzzer.update(now)
+            kind, arg = self.stages[self.i]
+            late = now - self.until >= 0  # the stage's time is up
+            if kind == "end":  # a fresh DRAW, or the time up, starts the app
+                if "DRAW" in pressed or late:
+                    board.led.show(None)
+                    return True
+            elif kind == "button" and not self.answered:
+                ok = arg in pressed
+                if ok or late:  # pressed, or not in time
+                    self.answered = True
+                    if not ok:
+                        self.missing.append(arg)
+                    self.until = now + (OK_MS if ok else MISS_MS)
+                    board.buzzer.play("click" if ok else "error", now)
+                    self._show("Buttons", "", ("%s ok" if ok else "%s: no press") % arg)
+            elif kind == "buzzer" and board.buzzer.playing:
+                self.until = now + GAP_MS  # the gap counts from the pattern's end
+            elif late:
+                self._enter(self.i + 1, now)
         except Exception as e:  # noqa: BLE001 -- never hang: a broken part ends the test
             self.passed = False
             try:
                 self._log(now, "%s: %s" % (type(e).__name__, e))
-                self.board.led.show("red")
+                board.led.show("red")
             except Exception:  # noqa: BLE001 -- the app must still start
                 pass
             return True
-
-    def _step(self, now):
-        board = self.board
-        pressed = []
-        for name, _ in board.buttons.poll(now):
-            pressed.append(name)
-        board.buzzer.update(now)
-        kind, arg = self.stages[self.i]
-        if kind == "end":  # a fresh DRAW, or the time up, starts the app
-            if "DRAW" in pressed or now - self.until >= 0:
-                board.led.show(None)
-                return True
-            return False
-        if kind == "button" and not self.answered:
-            ok = arg in pressed
-            if ok or now - self.until >= 0:  # pressed, or not in time
-                self.answered = True
-                if not ok:
-                    self.missing.append(arg)
-                self.until = now + (OK_MS if ok else MISS_MS)
-                board.buzzer.play("click" if ok else "error", now)
-                self._show("Buttons", "", ("%s ok" if ok else "%s: no press") % arg)
-            return False
-        if kind == "buzzer" and board.buzzer.playing:
-            self.until = now + GAP_MS
-        if now - self.until >= 0:
-            self._enter(self.i + 1, now)
         return False
 
     def _enter(self, i, now):
@@ -177,7 +173,7 @@ def command(con, args, now):
         return {"error": "test needs one of: " + TESTS}
     if what == "draws":
         return draws(app, arg)
-    if arg is not None and (what == "end" or what == "display"):
+    if arg is not None and what in ("end", "display"):
         return {"error": "test %s takes no argument" % what}
     if what == "end":
         con.end_test()
