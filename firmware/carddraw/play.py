@@ -13,7 +13,8 @@
 # finishing, the timed warning begun) brings back the rest. restore() takes a state() back,
 # for the tests that power-cut a controller without a store.
 from . import saved, settings as known
-from .action import Action, RuleError, check_colour
+from .action import Action, RuleError
+from .deck import COLOURS
 from .odds import action_odds
 
 WARN_MS = 5000    # R21: the warning before a timed draw
@@ -30,7 +31,8 @@ class Play:
         self.applied = False    # ... and whether its result has applied (R15)
         self.undo = None        # the action before its last draw (saved.to_dict), or None
         self.ended = "success"  # after a success or a stop: "success", "finishing", "summary"
-        self.fin_end = 0        # when the finishing countdown ends (R23)
+        self.fin_end = ctl.now + FINISH_MS  # when the finishing countdown ends (R23): an
+        #                         action brought back after a power cut starts it afresh
         self.replaying = False  # the records are played again: nothing logged or heard
         self.odds_key = None    # what the odds were worked out for ...
         self.odds_got = None    # ... and they (odds.Odds)
@@ -76,20 +78,14 @@ class Play:
         except Exception:
             pass
         card = state.get("card")
-        if action.pending is None and state.get("applied") is True:
-            try:  # a card whose result applied stays on show; a damaged one does not
-                if card is not None:
-                    check_colour(card)
-                play.card = card
-                play.applied = True
-            except ValueError:
-                pass
-        else:  # a pending card is the card on show
+        if action.pending is not None:  # a pending card is the card on show
             play.card = action.pending
+        elif state.get("applied") is True and (card is None or card in COLOURS):
+            play.card = card  # a card whose result applied stays on show; a damaged one not
+            play.applied = True
         ended = state.get("ended")
         play.ended = ended if ended in ENDED else "success"
         play.due = ctl.now + WARN_MS
-        play.fin_end = ctl.now + FINISH_MS
         return play
 
     @classmethod
@@ -149,9 +145,9 @@ class Play:
             play.ended = "summary"
         # R21: after a power cut the warning starts at once, and a warning already begun
         # draws at once: switching off must hold no draw back
-        play.due = ctl.now + (0 if "w" in hint else WARN_MS)
-        play.warn = 1 if "w" in hint else 0
-        play.fin_end = ctl.now + FINISH_MS
+        warned = "w" in hint
+        play.due = ctl.now + (0 if warned else WARN_MS)
+        play.warn = 1 if warned else 0
         return play
 
     def hint(self):
@@ -286,10 +282,6 @@ class Play:
         self.ended = "finishing"
         self.fin_end = self.ctl.now + FINISH_MS
 
-    def finished(self):
-        """R23: the minute is over: the summary."""
-        self.ended = "summary"
-
     def end(self, outcome, sound):
         """The action's one and final end record (R14, R16, R17), and its sound."""
         action = self.action
@@ -373,11 +365,8 @@ class Play:
         return self.undo is not None and self.action.state in ("active", "referee")
 
     def undo_draw(self):
-        # the menu does not offer it then; refused all the same
-        if self.undo is None:
-            raise RuleError("there is no draw to undo")
-        if not self.can_undo():
-            raise RuleError("the action has ended: its end is final")
+        if not self.can_undo():  # the menu does not offer it then; refused all the same
+            raise RuleError("no draw to undo: none made, or the action has ended")
         self.action = saved.from_dict(self.undo)
         self.undo = None
         self.card = None

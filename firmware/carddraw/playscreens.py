@@ -243,7 +243,7 @@ class Finishing(Screen):
     def tick(self, now):
         play = self.ctl.play
         if now >= play.fin_end:  # R23: the minute of roleplay is over
-            play.finished()
+            play.ended = "summary"
             # the success chime only for a success: a stop had its own sound when it was made
             self.ctl.beep("click" if play.action.state == "stopped" else "success")
             self.ctl.go_home()
