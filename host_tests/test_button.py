@@ -99,14 +99,15 @@ def test_a_press_counts_from_when_it_went_down_not_when_it_was_debounced():
     assert fired == 20 + LONG
 
 
-def test_the_debounce_and_long_times_can_be_given():
-    b = Button("STOP", debounce_ms=5, long_ms=100)
+def test_the_debounce_and_long_times_are_configs(monkeypatch):
+    monkeypatch.setattr(config, "DEBOUNCE_MS", 5)
+    monkeypatch.setattr(config, "LONG_PRESS_MS", 100)
+    b = Button("STOP")
     b.update(1, 0)
-    events = [b.update(0, t) for t in range(1, 200)] + [b.update(1, t) for t in range(200, 220)]
-    assert [e for e in events if e] == ["long"]
-    assert (b.debounce_ms, b.long_ms) == (5, 100)
-    d = Button("STOP")
-    assert (d.debounce_ms, d.long_ms) == (DEBOUNCE, LONG)
+    events = [(b.update(0, t), t) for t in range(1, 200)] + [(b.update(1, t), t) for t in range(200, 220)]
+    assert [(e, t) for e, t in events if e] == [("long", 101)]   # down at 1, held 100 ms
+    tap = [1] * 10 + [0] * 4 + [1] * 20 + [0] * 8 + [1] * 20     # 4 ms: noise; 8 ms: a press
+    assert [e for e, _ in feed(tap)] == ["short"]
 
 
 def test_elapsed_is_ticks_diff_across_the_wrap():

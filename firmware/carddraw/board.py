@@ -24,8 +24,9 @@ class Buttons:
     debounce and long press)."""
 
     def __init__(self):
-        self.buttons = [Button(name, Pin(config.BUTTON_PINS[name], Pin.IN, Pin.PULL_UP))
-                        for name in config.BUTTONS]
+        self.buttons = buttons = []
+        for name in config.BUTTONS:
+            buttons.append(Button(name, Pin(config.BUTTON_PINS[name], Pin.IN, Pin.PULL_UP)))
 
     def poll(self, now_ms, longs=config.BUTTONS):
         """Read every button -> the events, (name, "short" | "long") each: a list, or an empty
@@ -46,7 +47,11 @@ class Buttons:
 
     def held(self):
         """Names of the buttons down right now, read from the pins (for held-at-power-on)."""
-        return [b.name for b in self.buttons if not b.pin.value()]
+        down = []
+        for b in self.buttons:
+            if not b.pin.value():
+                down.append(b.name)
+        return down
 
 
 # -- LED -----------------------------------------------------------------------------------
@@ -62,8 +67,10 @@ class Led:
         elif kind == "rgb" or kind == "rgb_anode":
             # Same frequency on all three: GP16/17 share a PWM slice. A common-anode LED is
             # lit while its pin is low, so its PWM runs inverted and the duty stays "on time".
-            self._pwm = [PWM(Pin(config.LED_PINS[c]), freq=config.LED_PWM_FREQ, duty_u16=0,
-                             invert=kind == "rgb_anode") for c in ("red", "green", "blue")]
+            self._pwm = pwm = []
+            for c in ("red", "green", "blue"):
+                pwm.append(PWM(Pin(config.LED_PINS[c]), freq=config.LED_PWM_FREQ, duty_u16=0,
+                               invert=kind == "rgb_anode"))
         else:
             raise ValueError("config.LED_KIND must be rgb, rgb_anode or neopixel, not %r"
                              % (kind,))

@@ -18,20 +18,18 @@ def elapsed(later, earlier):
 class Button:
     """update(level, now_ms, has_long) takes the raw level (0 = pressed: the pin has a pull-up
     and the button joins it to GND) and returns "short", "long" or None:
-    - a level counts only once it has been steady for debounce_ms, so contact bounce shorter
+    - a level counts only once it has been steady for config.DEBOUNCE_MS, so contact bounce shorter
       than that gives exactly one press and one release;
     - has_long False (the screen on show gives this button no long press): "short" as soon as
       the press counts, the finger going down; its release is then silent;
-    - has_long True: "long" once, when a press has lasted long_ms (its release then silent),
+    - has_long True: "long" once, when a press has lasted config.LONG_PRESS_MS (its release then silent),
       else "short" at the release;
     - a press already down at the first update (held at power-on) makes no event at all.
     """
 
-    def __init__(self, name, pin=None, debounce_ms=None, long_ms=None):
+    def __init__(self, name, pin=None):
         self.name = name
         self.pin = pin         # board.Buttons keeps the Pin here; never read in this module
-        self.debounce_ms = config.DEBOUNCE_MS if debounce_ms is None else debounce_ms
-        self.long_ms = config.LONG_PRESS_MS if long_ms is None else long_ms
         self.pressed = False   # the debounced state
         self.raw = -1          # the last raw level seen; -1 before the first update (board.py
                                # skips the call while it is 1, as is the level, not pressed)
@@ -45,14 +43,14 @@ class Button:
                 self.pressed = self._quiet = level == 0
             self.raw = level
             self._since = now_ms
-        elif (level == 0) != self.pressed and elapsed(now_ms, self._since) >= self.debounce_ms:
+        elif (level == 0) != self.pressed and elapsed(now_ms, self._since) >= config.DEBOUNCE_MS:
             self.pressed = level == 0
             if self.pressed:
                 self._down_at = self._since
                 self._quiet = not has_long  # no long press here: act now, going down
                 return "short" if self._quiet else None
             return None if self._quiet else "short"
-        if self.pressed and not self._quiet and elapsed(now_ms, self._down_at) >= self.long_ms:
+        if self.pressed and not self._quiet and elapsed(now_ms, self._down_at) >= config.LONG_PRESS_MS:
             self._quiet = True
             return "long"
         return None

@@ -54,7 +54,8 @@ class Face:
 
     def show(self, ctl, store, now, quick=False):
         """LED, display, buzzer: the controller's view (quick: odds may show "..."), or the
-        error on show; store: where the notices come from."""
+        error on show; store: where the notices come from. The display is drawn only when
+        the view is not what it shows already."""
         board = self.board
         error = self.error
         if error is not None:
@@ -65,43 +66,38 @@ class Face:
                 led = None
         board.led.show(led)  # first: a drawn card's colour before its frame is worked out
         view = error or ctl.view(quick)
+        notices = self.notices
         for text in store.take_notices():
-            if not self.notices:
+            if not notices:
                 self.notice_until = now + _NOTICE_MS  # a fresh notice gets its full time
             self.notice(text)
-        if self.notices and now - self.notice_until >= 0:
-            self.notices.pop(0)
+        if notices and now - self.notice_until >= 0:
+            notices.pop(0)
             self.notice_until = now + _NOTICE_MS
-        if self.notices:
+        if notices:
             lines = view.lines[:config.ROWS - 1]
-            lines.append(self.notices[0][:config.COLS])
+            lines.append(notices[0][:config.COLS])
             view = render.View(view.screen, lines, view.led, view.blink)
         if view.screen != self.screen:  # a new screen, by a press or by itself (the summary,
             self.screen = view.screen    # a timed card): at full brightness, the clock anew
             self.wake(ctl, now)
         if self.idle != DARK:
-            self.draw(view, ctl, store, now)
+            if now - self.battery_at >= _BATTERY_MS:
+                self.battery_at = now
+                icon = self.battery_check(ctl, store, now) // 10 * 10
+                if icon != self.battery:
+                    self.battery = icon
+                    self.drawn = None  # the icon changed: the frame drawn whole
+            drawn = self.drawn
+            if not (drawn is view or view == drawn):
+                self.drawn = None  # not known while a render runs: one stopped half way left half
+                render.render(view, board.display, self.battery, drawn)
+                board.display.show()
+                self.drawn = view
         buzzer = board.buzzer
         for pattern in ctl.take_beeps():
             buzzer.play(pattern, now)
         buzzer.update(now)
-
-    def draw(self, view, ctl, store, now):
-        """The view on the display, if it is not what the display shows already."""
-        board = self.board
-        if now - self.battery_at >= _BATTERY_MS:
-            self.battery_at = now
-            icon = self.battery_check(ctl, store, now) // 10 * 10
-            if icon != self.battery:
-                self.battery = icon
-                self.drawn = None  # the icon changed: the frame drawn whole
-        drawn = self.drawn
-        if drawn is view or view == drawn:
-            return
-        self.drawn = None  # not known while a render runs: one stopped half way left half
-        render.render(view, board.display, self.battery, drawn)
-        board.display.show()
-        self.drawn = view
 
     def battery_check(self, ctl, store, now):
         """The cell read (not while the buzzer sounds: it pulls VSYS down). Below _LOW_BATTERY

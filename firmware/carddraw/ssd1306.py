@@ -62,7 +62,10 @@ CONTRAST = (4, 32, 96, 176, 255)   # brightness 1..5 -> contrast
 def _views(buf, size):
     """Views of `buf`, each `size` bytes, made once."""
     mv = memoryview(buf)
-    return [mv[i:i + size] for i in range(0, len(buf), size)]
+    views = []
+    for i in range(0, len(buf), size):
+        views.append(mv[i:i + size])
+    return views
 
 
 def _rows(buf, width):
@@ -101,7 +104,9 @@ class SSD1306(framebuf.FrameBuffer):
         stage = bytearray(width)
         self._stage_row = _rows(stage, width)
         staged = memoryview(stage)
-        self._stage_view = [staged[:n] for n in range(0, width + 1, _STEP)]
+        self._stage_view = views = []
+        for n in range(0, width + 1, _STEP):
+            views.append(staged[:n])
         self._data = [b"\x40", buf]  # the data write's vector: control byte 0x40, the pixels
         # [control, column range, first, last, page range, first, last]: one write per window.
         self._address = bytearray((_COMMANDS, _COLUMN_RANGE, 0, width - 1, _PAGE_RANGE, 0, 0))
@@ -160,7 +165,7 @@ class SSD1306(framebuf.FrameBuffer):
             a[3] = self.width - 1
             a[5] = 0
             a[6] = pages - 1
-            self._write(a, self.buffer)
+            self._write(self.buffer)
             sent_rows.blit(rows, 0, 0)
             self._all = False
             return len(self.buffer)
@@ -189,7 +194,7 @@ class SSD1306(framebuf.FrameBuffer):
                 a[2] = b * _STEP  # (no tuple: item by item)
                 a[3] = (e + 1) * _STEP - 1
                 a[5] = a[6] = p
-                self._write(a, view)
+                self._write(view)
                 # Only now that the write returned: a page lost to a bus error goes next time.
                 sent_rows.blit(self._now_row, 0, p)
                 sent += n * _STEP
@@ -197,9 +202,9 @@ class SSD1306(framebuf.FrameBuffer):
             p += 1
         return sent
 
-    def _write(self, address, view):
-        # One address command, then the pixels of that window in one data write.
-        self.i2c.writeto(self.addr, address)
+    def _write(self, view):
+        # One address command (_address), then the pixels of that window in one data write.
+        self.i2c.writeto(self.addr, self._address)
         data = self._data
         data[1] = view
         self.i2c.writevto(self.addr, data)
