@@ -9,7 +9,6 @@ RED = "red"        # R1 complication
 BLACK = "black"    # R1 catastrophe, shown as purple on the device
 COLOURS = (GREEN, YELLOW, RED, BLACK)  # also the index order of a draw (R9)
 
-MAX_CARDS = 999      # of one colour in a deck: far beyond any deck the rules can build
 
 
 class RuleError(Exception):
@@ -52,7 +51,7 @@ class Deck:
 
     def __init__(self, green=0, yellow=0, red=0, black=0):
         for name, value in zip(COLOURS, (green, yellow, red, black)):
-            check_int(name, value, 0, MAX_CARDS)
+            check_int(name, value, 0, 999)  # of one colour: far beyond any deck the rules build
         self._counts = settle(green, yellow, red, black)
 
     def counts(self):
@@ -70,7 +69,7 @@ class Deck:
 
         Removing more cards than the deck holds raises ValueError and changes nothing.
         """
-        check_int(colour, self.count(colour) + delta, 0, MAX_CARDS)
+        check_int(colour, self.count(colour) + delta, 0, 999)  # as __init__
         self.shift(COLOURS.index(colour), delta)
 
     def shift(self, i, delta):

@@ -12,7 +12,7 @@
 # checked against the deck it logged, and the hint (what no record says: a card put away, the
 # finishing, the timed warning begun) brings back the rest. restore() takes a state() back,
 # for the tests that power-cut a controller without a store.
-from . import saved, settings as known
+from . import saved, settings
 from .action import Action, RuleError
 from .deck import COLOURS
 from .odds import action_odds
@@ -47,19 +47,16 @@ class Play:
         fresh = getattr(ctl.rng, "fresh", None)
         if fresh:
             fresh()
-        settings = ctl.settings
-        a = known.action_from(settings, Action)
+        chosen = ctl.settings
+        a = settings.action_from(chosen, Action)
         play = cls(ctl, a)
         # set-up's odds if worked out (not twice), else now: the start logs R26's chance
         play.odds_got = ctl.plan.for_deck(a.deck.counts()) or action_odds(a)
         play.odds_key = play._key()
-        ctl.record("start", skill=a.skill, ranks=a.ranks, helpers=a.helpers, bonus=a.bonus,
-                   difficulty=list(a.difficulty), needed=a.needed, auto=a.auto,
-                   redraws=a.redraws, referee=a.referee, timed=settings["timed"],
-                   interval=settings["interval"], chain=ctl.chained,
-                   chance=round(play.odds_got.chance, 4), deck=play.deck())
-        if not settings["frozen"]:  # R6: each action its own difficulty, unless the referee's
-            for name in known.DIFFICULTY:
+        ctl.record("start", timed=chosen["timed"], interval=chosen["interval"],
+                   chain=ctl.chained, chance=round(play.odds_got.chance, 4), **saved.began(a))
+        if not chosen["frozen"]:  # R6: each action its own difficulty, unless the referee's
+            for name in settings.DIFFICULTY:
                 ctl.change(name, 0)
         ctl.beep("click")
         return play
@@ -210,10 +207,6 @@ class Play:
     def seconds_left(self, now):
         """The timed countdown to the next draw, in whole seconds."""
         return max(0, (self.due - now + 999) // 1000)
-
-    def finishing_left(self, now):
-        """R23: whole seconds of the roleplay minute left."""
-        return max(0, (self.fin_end - now + 999) // 1000)
 
     # -- drawing (R9-R15) -------------------------------------------------------------------
     def rearm(self):

@@ -81,15 +81,15 @@ def card_label(action, colour, applied):
     accepted, the same label it keeps then: the lead decides on a redraw by exactly that."""
     kind = KINDS[COLOURS.index(colour)]
     if colour == "green":
+        won = action.successes
         if applied:
             # only greens bring successes, so the first green is the one whose successes
             # are exactly what a first green brings (R10, R11)
             first = 1 + min(action.auto, action.ranks)
-            gain = first if action.successes == first else 1
-            won = action.successes
+            gain = first if won == first else 1
         else:
             gain = action.green_gain()  # R10, R11
-            won = action.successes + gain
+            won += gain
         # automatic successes may pass those needed; the count stops at done, the gain not
         won = min(won, action.needed)
         if gain > 1:
@@ -249,7 +249,8 @@ class Finishing(Screen):
             self.ctl.go_home()
 
     def seconds(self):
-        return self.ctl.play.finishing_left(self.ctl.now)
+        play = self.ctl.play
+        return max(0, (play.fin_end - self.ctl.now + 999) // 1000)  # R23: whole seconds
 
     def lines(self):
         return ["Finishing", "Roleplay the", "finish: at least", "one minute.",

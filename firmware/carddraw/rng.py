@@ -32,7 +32,10 @@ except ImportError:                      # the WebAssembly VM, where the host pa
     from random import getrandbits
 
     def _entropy(n):
-        return bytes(getrandbits(8) for _ in range(n))
+        got = bytearray(n)
+        for i in range(n):  # a loop, not a generator: smaller in the .mpy
+            got[i] = getrandbits(8)
+        return bytes(got)
 
 
 class Rng:

@@ -8,16 +8,21 @@ from .action import Action
 STATES = ("active", "succeeded", "stopped", "failed", "referee")
 
 
+def began(a):
+    """What `a` began with (begun() builds it again) and its deck now: the start record's
+    fields (play.Play.start), and to_dict()'s first."""
+    return {"skill": a.skill, "ranks": a.ranks, "helpers": a.helpers, "bonus": a.bonus,
+            "difficulty": list(a.difficulty), "needed": a.needed, "auto": a.auto,
+            "redraws": a.redraws, "referee": a.referee, "deck": list(a.deck.counts())}
+
+
 def to_dict(a):
     """Everything needed to resume `a`."""
-    return {
-        "skill": a.skill, "ranks": a.ranks, "helpers": a.helpers, "bonus": a.bonus,
-        "difficulty": list(a.difficulty), "needed": a.needed, "auto": a.auto,
-        "redraws": a.redraws, "referee": a.referee, "deck": list(a.deck.counts()),
-        "successes": a.successes, "complications": a.complications, "draws": a.draws,
-        "redraws_left": a.redraws_left, "auto_applied": a.auto_applied,
-        "state": a.state, "pending": a.pending,
-    }
+    data = began(a)
+    data.update(successes=a.successes, complications=a.complications, draws=a.draws,
+                redraws_left=a.redraws_left, auto_applied=a.auto_applied, state=a.state,
+                pending=a.pending)
+    return data
 
 
 def _four(data, name):
