@@ -213,7 +213,7 @@ def key(s):
             getattr(shown, "cur", None), getattr(shown, "editing", None),
             m and json.dumps([m.title, m.text, m.back.name]), s.console.bench is not None,
             s.console.maint, s.console.test and s.console.test.name, c.seeded,
-            s.console.job and (s.console.job.said,),  # False: not judged yet
+            s.console.job and (s.console.job.said,),  # "": not judged yet
             min(c.lockout.wait_ms(), 1) if c.settings["lock_fails"] else 0)
 
 

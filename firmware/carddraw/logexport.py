@@ -3,8 +3,7 @@
 # acknowledgement `log ack SEQ HASH` the bench sends once the export is saved, which lets the
 # store drop segments holding only exported records when the log is full. Imported on the
 # first `log` line and kept.
-from .logread import HASH_DIGITS, each
-from .settings import number
+from . import logread, settings
 
 LINES = 3  # log lines sent at most in a pass (each is a JSON reply to make and send)
 QUIET = 8  # passes of lines, then one left quiet: the app collects garbage in it (App.update)
@@ -21,11 +20,11 @@ def command(con, args):
     if len(args) != 3 or args[0] != "ack":
         return {"error": "log takes no argument, or: log, or log ack SEQ HASH (the last record "
                          "saved: its seq and its 12-digit hash)"}
-    seq = number(args[1])
+    seq = settings.number(args[1])
     h = args[2]
     if seq is None:
         return {"error": "log ack needs the record's seq: 1 to 9 digits"}
-    if len(h) != HASH_DIGITS or h.strip("0123456789abcdef"):
+    if len(h) != logread.HASH_DIGITS or h.strip("0123456789abcdef"):
         return {"error": "log ack needs the record's hash: 12 digits 0-9 a-f"}
     why = con.app.store.ack(seq, h)
     return {"error": why} if why else {"ok": "ack", "seq": seq}
@@ -71,8 +70,8 @@ class Export:
         files = self.files
         while room > 0 and files:
             texts = []
-            bad, self.at = each(store.fs, store.root + files[0], texts.append, True, 0, self.at,
-                                room)
+            bad, self.at = logread.each(store.fs, store.root + files[0], texts.append, True, 0,
+                                        self.at, room)
             self.damaged += bad
             for text in texts:
                 con.reply({"log": text})

@@ -11,10 +11,7 @@
 # - the log's segments log.NNNNNN.jsonl: into log/;
 # - the first firmware's log, log.jsonl (and log.1.jsonl) with neither seq nor hash: copied
 #   record by record into segment 1, each given its seq and hash, then removed.
-from . import config, logread
-from .flashfs import remove_all
-from .journal import DIR as JOURNAL, folder_number
-from .logfile import OLDER_LOG, segment, segment_seq
+from . import config, flashfs, journal, logfile, logread
 
 
 def run(store, top):
@@ -31,24 +28,24 @@ def run(store, top):
     for name in top:
         if name in gone:
             fs.remove(root + name)
-        elif folder_number(name) is not None:
-            fs.rename(root + name, root + JOURNAL + name)
-        elif name.endswith(".tmp") and folder_number(name[:-4]) is not None:
-            remove_all(fs, root + name)
-        elif segment_seq(name) is not None and name not in ours:
+        elif journal.folder_number(name) is not None:
+            fs.rename(root + name, root + journal.DIR + name)
+        elif name.endswith(".tmp") and journal.folder_number(name[:-4]) is not None:
+            flashfs.remove_all(fs, root + name)
+        elif logfile.segment_seq(name) is not None and name not in ours:
             fs.rename(root + name, root + config.LOG_DIR + name)
             ours.append(name)
     old = []
-    for name in (OLDER_LOG, config.LOG_FILE):
+    for name in (logfile.OLDER_LOG, config.LOG_FILE):
         if name in top:
             old.append(name)
     bad = 0
     for name in ours:
-        if segment_seq(name) is not None:
+        if logfile.segment_seq(name) is not None:
             break
     else:
         if old:
-            bad = _copy(store, old, root + segment(1))
+            bad = _copy(store, old, root + logfile.segment(1))
     for name in old:  # copied (now or by a boot the power cut short)
         fs.remove(root + name)
     return bad

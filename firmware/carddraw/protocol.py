@@ -28,7 +28,7 @@ COMMANDS = ("press NAME, long NAME, wait MS, show, log, unlock CODE, lock; in be
             "(NAME: RANK, HELP, DRAW, STOP)")
 MAX_LINE = 80          # a protocol line longer than this is refused
 MAX_QUEUE = 16         # protocol lines held while a command runs (the bench sends one at a time)
-MAX_REPLIES = 64       # replies held for a host that reads slowly, or not at all
+_MAX_REPLIES = const(64)  # replies held for a host that reads slowly, or not at all
 _SEND_BYTES = const(256)       # bytes written to the console at most in a pass
 _MAX_WAIT_MS = const(600_000)  # one `wait` at most 10 minutes
 BENCH_MS = 600_000     # bench mode ends 10 minutes after the last console line
@@ -100,22 +100,22 @@ class Console:
         else:
             self.queue.append(text)
 
-    def reply(self, obj):
-        """A reply for the pass's reveal, after the persist. At most MAX_REPLIES wait (a host
+    def reply(self, out):
+        """A reply for the pass's reveal, after the persist. At most _MAX_REPLIES wait (a host
         that does not read): the newest are dropped and counted, and the count follows."""
         replies = self.replies
-        if len(replies) >= MAX_REPLIES:
+        if len(replies) >= _MAX_REPLIES:
             self.dropped += 1
             return
-        if self.dropped and len(replies) < MAX_REPLIES - 1:
+        if self.dropped and len(replies) < _MAX_REPLIES - 1:
             replies.append(json.dumps({"error": "%d replies dropped: the host did not read"
                                                 % self.dropped}))
             self.dropped = 0
-        replies.append(json.dumps(obj))
+        replies.append(json.dumps(out))
 
     def room(self):
         """Replies that may still be queued in this pass without dropping any."""
-        return MAX_REPLIES - 1 - len(self.replies)
+        return _MAX_REPLIES - 1 - len(self.replies)
 
     def send(self):
         """The reveal's part: replies written while the port says it has room, a byte at a
@@ -250,7 +250,7 @@ class Unlock:
     """`unlock`: the try, counted by the Lockout in this pass, compared once its count is on
     flash (the lock screen's own way); never while the flash refuses it."""
     busy = False
-    said = False  # the Lockout's word once compared (None opens); False: not compared yet
+    said: "str | None" = ""  # the Lockout's word once compared (None opens); "": not yet
     passes = 0
 
     def judged(self, said):
@@ -259,7 +259,7 @@ class Unlock:
     def step(self, con, now):
         c = con.app.controller
         said = self.said
-        if said is False:  # not compared yet: the flash has not taken the count
+        if said == "":  # not compared yet: the flash has not taken the count
             self.passes += 1
             if self.passes < _UNLOCK_PASSES:
                 return None

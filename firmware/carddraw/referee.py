@@ -8,11 +8,8 @@
 #   Referee    the items that apply now (RefMenu.offered).
 #   Adjust     pick a colour with DRAW, then RANK removes one card, HELP adds one (R19, R8).
 #   New code   4 to 8 presses, then hold DRAW saves, hold RANK starts over.
-from . import lockcode
-from .deck import COLOURS
+from . import deck, lockcode, settings, texts
 from .screens import Menu, Screen, Setup
-from .settings import LOCK_MAX, LOCK_MIN
-from .texts import capital, deck_line, shown_code
 
 class Lock(Screen):
     name = "lock"
@@ -54,7 +51,7 @@ class Lock(Screen):
         ctl = self.ctl
         lockout = ctl.lockout
         left = lockout.wait_ms()
-        stars = shown_code(self.code, True)
+        stars = texts.shown_code(self.code, True)
         if lockout.pending is not None:  # counted, compared once the count is on flash
             stalled = lockout.stalled
             lines = ["Enter the code", "on the buttons:", "", stars,
@@ -81,7 +78,7 @@ class NewCode(Screen):
 
     def press(self, button):
         ctl = self.ctl
-        if len(self.code) < LOCK_MAX:
+        if len(self.code) < settings.LOCK_MAX:
             self.code += button[0]
             ctl.beep("click")
         else:
@@ -106,9 +103,9 @@ class NewCode(Screen):
             ctl.beep("click")
 
     def lines(self):
-        return ["New code", "4 to 8 presses", "of the buttons:", shown_code(self.code, False), "",
-                "hold DRAW: save" if len(self.code) >= LOCK_MIN else "", "hold RANK: clear",
-                "hold STOP: back"], None
+        return ["New code", "4 to 8 presses", "of the buttons:", texts.shown_code(self.code, False),
+                "", "hold DRAW: save" if len(self.code) >= settings.LOCK_MIN else "",
+                "hold RANK: clear", "hold STOP: back"], None
 
 
 class RefMenu(Menu):
@@ -158,7 +155,7 @@ class RefMenu(Menu):
         elif item == "Helper leaves":
             helping = play.helper_leaves()
             ctl.say("Helper left", "%d helping now. Deck %s" % (
-                helping, deck_line(play.action.deck.counts())), self, "click")
+                helping, texts.deck_line(play.action.deck.counts())), self, "click")
         elif item == "Adjust deck":
             ctl.goto(Adjust(ctl, self.back))
         elif item == "Undo last draw":
@@ -193,15 +190,15 @@ class Adjust(Menu):
 
     def rows(self):
         rows = []
-        for colour, count in zip(COLOURS, self.ctl.play.action.deck.counts()):
-            rows.append((capital(colour), count))
+        for colour, count in zip(deck.COLOURS, self.ctl.play.action.deck.counts()):
+            rows.append((texts.capital(colour), count))
         return rows
 
     def choose(self, index):
         self.editing = True
 
     def step(self, index, delta):
-        self.ctl.play.adjust(COLOURS[index], delta)  # RuleError if not possible: said
+        self.ctl.play.adjust(deck.COLOURS[index], delta)  # RuleError if not possible: said
         return True
 
     def stop(self):

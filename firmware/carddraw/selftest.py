@@ -55,8 +55,10 @@ BUZZER = ("click", "card", "warn", "success", "fail", "black", "error")
 
 class SelfTest:
     """The power-on self-test as a step function: step(now) -> True once it has finished."""
+    mv = None      # VSYS in mV, once read
+    passed = None  # True or False at the end
 
-    def __init__(self, board, store, now=0):
+    def __init__(self, board, store, now):
         self.board = board
         self.store = store
         stages = self.stages = []  # (kind, arg) each, in order
@@ -65,8 +67,6 @@ class SelfTest:
             for arg in args:
                 stages.append((kind, arg))
         self.missing = []      # buttons not pressed in time
-        self.mv = None         # VSYS in mV
-        self.passed = None
         self.i: int            # the stage on show, and when its time is up (_enter sets them)
         self.until: int
         self.answered: bool
