@@ -150,7 +150,7 @@ LED_SCRIPT = """
     try:
         b.led.show("blue")
         out["bad"] = None
-    except ValueError as e:
+    except KeyError as e:
         out["bad"] = str(e)
     RESULT = out
 """
@@ -216,7 +216,7 @@ def test_buzzer_patterns_play_without_blocking_and_stop():
         try:
             z.play("tada", 0)
             out["bad"] = None
-        except ValueError as e:
+        except KeyError as e:
             out["bad"] = str(e)
         RESULT = out
     """)

@@ -11,7 +11,6 @@ from time import ticks_diff, ticks_ms  # ticks_diff(later, earlier): right acros
 
 import machine
 from machine import PWM, Pin
-from micropython import const
 
 from . import config
 from .button import Button
@@ -81,12 +80,10 @@ class Led:
         """A card colour ("green", "yellow", "red", "black" shows purple), "white" (the
         timed warning) or None for off. Cheap to call every loop: the same colour again
         writes nothing. The last call before a drawn card's LED: config's colours as they
-        are (0-255 already), no clamping."""
+        are (0-255 already), no clamping. A colour config.LED_COLOURS lacks: KeyError."""
         if colour == self.colour:
             return
-        rgb = (0, 0, 0) if colour is None else config.LED_COLOURS.get(colour)
-        if rgb is None:
-            raise ValueError("no LED colour for %r" % (colour,))
+        rgb = (0, 0, 0) if colour is None else config.LED_COLOURS[colour]  # else KeyError
         self.value = rgb  # what the LED shows, (r, g, b) 0-255
         if self._np is not None:
             self._np[0] = rgb
@@ -107,12 +104,12 @@ class Buzzer:
         self.pattern = None    # the steps playing (flat, as config.BUZZER_PATTERNS has them)
 
     def play(self, name, now_ms):
-        """Start the pattern config.BUZZER_PATTERNS names; silent if not enabled."""
-        if name not in config.BUZZER_PATTERNS:
-            raise ValueError("no buzzer pattern %r" % (name,))
+        """Start the pattern config.BUZZER_PATTERNS names (another name: KeyError); silent
+        if not enabled."""
+        pattern = config.BUZZER_PATTERNS[name]  # KeyError: no such pattern
         self.stop()
         if self.enabled:
-            self.pattern = config.BUZZER_PATTERNS[name]
+            self.pattern = pattern
             self.step = -2     # the index of the step's frequency in the pattern
             self.start = now_ms
             self.end = 0       # ms after start at which the current step ends
@@ -131,12 +128,12 @@ class Buzzer:
         # app's count, which never wraps.)
         elapsed = now_ms - self.start
         while elapsed >= self.end:
-            self.step += 2
-            if self.step >= len(pattern):
+            step = self.step = self.step + 2
+            if step >= len(pattern):
                 self.stop()
                 return
-            hz = pattern[self.step]
-            self.end += pattern[self.step + 1]
+            hz = pattern[step]
+            self.end += pattern[step + 1]
             if hz and elapsed < self.end:
                 self._pwm.freq(hz)
                 self._pwm.duty_u16(32768)   # a square wave: loudest on a piezo
@@ -202,9 +199,6 @@ def level(mv):
 
 
 # -- The board -----------------------------------------------------------------------------
-_WDT_MAX_MS = const(8388)   # the RP2040 watchdog's longest timeout
-
-
 class Board:
     """Everything on the device, built from config."""
 
@@ -223,12 +217,10 @@ class Board:
         self.battery = Battery()
         self.wdt = None
 
-    def watchdog(self, timeout_ms):
-        """Start the watchdog (it cannot be stopped): feed() it within timeout_ms, or reset."""
-        if not 0 < timeout_ms <= _WDT_MAX_MS:
-            raise ValueError("watchdog timeout must be 1-%d ms, not %r" % (_WDT_MAX_MS,
-                                                                           timeout_ms))
-        self.wdt = machine.WDT(timeout=timeout_ms)
+    def watchdog(self, timeout):
+        """Start the watchdog (it cannot be stopped): feed() it within timeout ms, or reset.
+        machine.WDT refuses a timeout over the RP2040's longest, 8,388 ms (ValueError)."""
+        self.wdt = machine.WDT(timeout=timeout)
         return self.wdt
 
     def sleep(self):

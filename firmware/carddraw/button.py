@@ -8,11 +8,11 @@ from . import config
 PERIOD = 1 << 30   # the board's ticks_ms() wraps round at this (MicroPython on the RP2040)
 
 
-def elapsed(later, earlier):
-    """later - earlier in ms, right across the ticks counter wrapping round: the same
+def elapsed(end, start):
+    """end - start in ms, right across the ticks counter wrapping round: the same
     arithmetic as time.ticks_diff, in small ints (half PERIOD, and PERIOD - 1 as its mask,
     written out: the compiler folds them)."""
-    return ((later - earlier + (1 << 29)) & ((1 << 30) - 1)) - (1 << 29)
+    return ((end - start + (1 << 29)) & ((1 << 30) - 1)) - (1 << 29)
 
 
 class Button:

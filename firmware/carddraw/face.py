@@ -22,20 +22,22 @@ DARK = 2                   # ... or off
 
 
 class Face:
+    # what a new Face starts with (set on the instance when they change)
+    drawn = None        # the View on the display (None: not known, drawn whole)
+    battery = None      # the battery icon's percent, in steps of 10
+    low_said = False    # the low battery was said (said again only once charged)
+    empty_reads = 0     # readings in a row at or under empty, off USB
+    sleep_at = None     # the cell is empty: the device sleeps then (app.py)
+    idle = _AWAKE
+    screen = None       # the screen last shown: a change is activity, pressed or not
+    error = None        # an error View, shown until the next press
+
     def __init__(self, board, now):
         self.board = board
-        self.drawn = None        # the View on the display (None: not known, drawn whole)
-        self.battery = None      # the battery icon's percent, in steps of 10
         self.battery_at = now - _BATTERY_MS  # when the battery was last read (due at once)
-        self.low_said = False    # the low battery was said (said again only once charged)
-        self.empty_reads = 0     # readings in a row at or under empty, off USB
-        self.sleep_at = None     # the cell is empty: the device sleeps then (app.py)
         self.notices = []        # the bottom line's notices, oldest first
         self.notice_until = now + _NOTICE_MS
         self.last_input = now    # the last press: the display dims and goes dark after it
-        self.idle = _AWAKE
-        self.screen = None       # the screen last shown: a change is activity, pressed or not
-        self.error = None        # an error View, shown until the next press
 
     def notice(self, text):
         if text and text not in self.notices and len(self.notices) < _NOTICES_MAX:
@@ -83,8 +85,30 @@ class Face:
             self.wake(ctl, now)
         if self.idle != DARK:
             if now - self.battery_at >= _BATTERY_MS:
+                # The cell read (its checks not while the buzzer sounds: it pulls VSYS
+                # down). Below _LOW_BATTERY percent the device says so in words, once, and
+                # logs it (again only after a charge above _LOW_BATTERY + 10); at empty for
+                # BATTERY_EMPTY_READS readings in a row, off USB, it says so, logs it and
+                # sleeps in a few seconds (sleep_at), not running the cell flat.
                 self.battery_at = now
-                icon = self.battery_check(ctl, store, now) // 10 * 10
+                battery = board.battery
+                mv = battery.millivolts()
+                percent = battery.percent(mv)
+                if not board.buzzer.playing:
+                    if percent < _LOW_BATTERY and not self.low_said:
+                        self.low_said = True
+                        store.notice("Battery low: %d%%" % percent)
+                        ctl.record("battery", percent=percent)
+                    elif percent >= _LOW_BATTERY + 10:
+                        self.low_said = False
+                    empty = mv <= battery.empty_mv and not battery.on_usb(mv)
+                    self.empty_reads = self.empty_reads + 1 if empty else 0
+                    if self.empty_reads >= config.BATTERY_EMPTY_READS and self.sleep_at is None:
+                        store.notice("Battery empty: charge it")
+                        ctl.record("battery", percent=0, empty=True, mv=mv)
+                        self.sleep_at = now + _NOTICE_MS  # the notice read, the record on flash
+                        self.empty_reads = 0             # (woken, it reads afresh first)
+                icon = percent // 10 * 10
                 if icon != self.battery:
                     self.battery = icon
                     self.drawn = None  # the icon changed: the frame drawn whole
@@ -98,32 +122,6 @@ class Face:
         for pattern in ctl.take_beeps():
             buzzer.play(pattern, now)
         buzzer.update(now)
-
-    def battery_check(self, ctl, store, now):
-        """The cell read (not while the buzzer sounds: it pulls VSYS down). Below _LOW_BATTERY
-        percent the device says so in words, once, and logs it (again only after a charge
-        above _LOW_BATTERY + 10); at empty for BATTERY_EMPTY_READS readings in a row, off USB,
-        it says so, logs it and sleeps in a few seconds (sleep_at), not running the cell flat.
-        -> the percent."""
-        battery = self.board.battery
-        mv = battery.millivolts()
-        percent = battery.percent(mv)
-        if self.board.buzzer.playing:
-            return percent
-        if percent < _LOW_BATTERY and not self.low_said:
-            self.low_said = True
-            store.notice("Battery low: %d%%" % percent)
-            ctl.record("battery", percent=percent)
-        elif percent >= _LOW_BATTERY + 10:
-            self.low_said = False
-        empty = mv <= battery.empty_mv and not battery.on_usb(mv)
-        self.empty_reads = self.empty_reads + 1 if empty else 0
-        if self.empty_reads >= config.BATTERY_EMPTY_READS and self.sleep_at is None:
-            store.notice("Battery empty: charge it")
-            ctl.record("battery", percent=0, empty=True, mv=mv)
-            self.sleep_at = now + _NOTICE_MS  # the notice read, the record on flash
-            self.empty_reads = 0             # (woken, it reads afresh before sleeping again)
-        return percent
 
     def idle_check(self, ctl, now):
         """Dim after DIM_AFTER_MS without a press, dark after OFF_AFTER_MS; never while an
@@ -142,10 +140,10 @@ class Face:
             self.idle = DARK
             display.sleep(True)
 
-    def fail(self, why):
-        """An error shown until the next press."""
+    def fail(self, text):
+        """An error shown until the next press; text: what went wrong."""
         cols = config.COLS
-        self.error = render.View("error", ["ERROR", why[:cols], why[cols:2 * cols],
-                                           why[2 * cols:3 * cols], "", "", "any key: go on",
+        self.error = render.View("error", ["ERROR", text[:cols], text[cols:2 * cols],
+                                           text[2 * cols:3 * cols], "", "", "any key: go on",
                                            ""], "red")
         self.drawn = None

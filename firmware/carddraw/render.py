@@ -93,10 +93,10 @@ class Queue:
     def __init__(self):
         self.items = []
 
-    def add(self, item):
+    def add(self, value):
         if len(self.items) >= _MOST_WAITING:
             self.items.pop(0)
-        self.items.append(item)
+        self.items.append(value)
 
     def take(self):
         items = self.items
@@ -269,9 +269,19 @@ def cols(canvas, at, n, x, y, scale, c):
                 r += 1
 
 
-def pattern(canvas, kind, x, y, w, h):
-    """Fill the w x h box at x, y with tile _TILES[kind] (see _LINES)."""
-    tile, lines = _TILES[kind], _LINES[kind]
+def card(canvas, colour, x, y, w, h):
+    """A card with rounded corners, its face the colour's tile (colour 0-3, see _LINES); colour
+    4 is an empty slot, a dotted outline."""
+    if colour != 4:
+        canvas.rect(x, y, w, h, 1)
+        for cx in (x, x + w - 1):
+            canvas.pixel(cx, y, 0)
+            canvas.pixel(cx, y + h - 1, 0)
+        x += 2  # the face, inside the outline
+        y += 2
+        w -= 4
+        h -= 4
+    tile, lines = _TILES[colour], _LINES[colour]
     if lines == 15:
         canvas.fill_rect(x, y, w, h, 1)
         return
@@ -289,20 +299,8 @@ def pattern(canvas, kind, x, y, w, h):
             if lines >> b & 1:
                 for i in range(x + b, x + w, 4):
                     canvas.vline(i, y, h, 1)
-
-
-def card(canvas, colour, x, y, w, h):
-    """A card with rounded corners, its face the colour's pattern (colour 0-3); colour 4 is an
-    empty slot, a dotted outline."""
-    if colour == 4:
-        pattern(canvas, 4, x, y, w, h)
+    if colour == 4:  # the slot's inside cleared: its dotted outline stays
         canvas.fill_rect(x + 1, y + 1, w - 2, h - 2, 0)
-        return
-    canvas.rect(x, y, w, h, 1)
-    for cx in (x, x + w - 1):
-        canvas.pixel(cx, y, 0)
-        canvas.pixel(cx, y + h - 1, 0)
-    pattern(canvas, colour, x + 2, y + 2, w - 4, h - 4)
 
 
 def narrow(canvas, text, x, y):

@@ -48,9 +48,9 @@ The error itself goes up to the caller (the app shows the error or retries next 
 import framebuf
 from micropython import const
 
-# SSD1306 commands (datasheet section 10; the power-up ones are written out in __init__)
+# SSD1306 commands (datasheet section 10; the power-up ones and display off 0xAE / on 0xAF
+# are written out where they are sent)
 _CONTRAST = const(0x81)
-_DISPLAY = const(0xAE)        # | 1 on, 0 off (sleep; RAM is kept)
 _COLUMN_RANGE = const(0x21)
 _PAGE_RANGE = const(0x22)
 
@@ -59,18 +59,18 @@ _STEP = const(16)         # a sent span is a multiple of this many columns (see 
 CONTRAST = (4, 32, 96, 176, 255)   # brightness 1..5 -> contrast
 
 
-def _views(buf, size):
-    """Views of `buf`, each `size` bytes, made once."""
-    mv = memoryview(buf)
+def _views(buffer, step):
+    """Views of `buffer`, each `step` bytes, made once."""
+    mv = memoryview(buffer)
     views = []
-    for i in range(0, len(buf), size):
-        views.append(mv[i:i + size])
+    for i in range(0, len(buffer), step):
+        views.append(mv[i:i + step])
     return views
 
 
-def _rows(buf, width):
-    """`buf` seen as GS8: its pages as rows of bytes (see above)."""
-    return framebuf.FrameBuffer(buf, width, len(buf) // width, framebuf.GS8)
+def _rows(buffer, width):
+    """`buffer` seen as GS8: its pages as rows of bytes (see above)."""
+    return framebuf.FrameBuffer(buffer, width, len(buffer) // width, framebuf.GS8)
 
 
 class SSD1306(framebuf.FrameBuffer):
@@ -82,8 +82,7 @@ class SSD1306(framebuf.FrameBuffer):
         self.addr = addr
         self.width = width
         self.height = height
-        self.pages = height // 8
-        buf = self.buffer = bytearray(self.pages * width)
+        buf = self.buffer = bytearray(height // 8 * width)
         super().__init__(buf, width, height, framebuf.MONO_VLSB)
         sent = bytearray(len(buf))  # what the display holds now
         # One view per page, made once, so show() compares and copies without allocating.
@@ -137,11 +136,7 @@ class SSD1306(framebuf.FrameBuffer):
         i2c.writeto(addr, init)
         self.fill(0)
         self.show()
-        self._command(_DISPLAY | 1)
-
-    def _command(self, *codes):
-        # One I2C write: control byte 0x00 then the command bytes.
-        self.i2c.writeto(self.addr, bytes((_COMMANDS,) + codes))
+        i2c.writeto(addr, b"\x00\xaf")  # display on
 
     def show(self):
         """Send the columns that differ from the last frame sent; return the data bytes sent.
@@ -149,7 +144,7 @@ class SSD1306(framebuf.FrameBuffer):
         frame taken from the heap and given back."""
         rows = self._rows
         sent_rows = self._sent_rows
-        pages = self.pages
+        pages = self.height // 8
         changed = 0
         if not self._all:
             now = self._page
@@ -159,13 +154,18 @@ class SSD1306(framebuf.FrameBuffer):
                     changed |= 1 << p
             if changed == (1 << pages) - 1:  # a new picture, the title bar too: the
                 self._all = True             # whole frame in one write
+        # A window is one address command (a), then its pixels in one data write (data).
+        i2c = self.i2c
         a = self._address
+        data = self._data
         if self._all:
             a[2] = 0
             a[3] = self.width - 1
             a[5] = 0
             a[6] = pages - 1
-            self._write(self.buffer)
+            i2c.writeto(self.addr, a)
+            data[1] = self.buffer
+            i2c.writevto(self.addr, data)
             sent_rows.blit(rows, 0, 0)
             self._all = False
             return len(self.buffer)
@@ -194,20 +194,15 @@ class SSD1306(framebuf.FrameBuffer):
                 a[2] = b * _STEP  # (no tuple: item by item)
                 a[3] = (e + 1) * _STEP - 1
                 a[5] = a[6] = p
-                self._write(view)
+                i2c.writeto(self.addr, a)
+                data[1] = view
+                i2c.writevto(self.addr, data)
                 # Only now that the write returned: a page lost to a bus error goes next time.
                 sent_rows.blit(self._now_row, 0, p)
                 sent += n * _STEP
             changed >>= 1
             p += 1
         return sent
-
-    def _write(self, view):
-        # One address command (_address), then the pixels of that window in one data write.
-        self.i2c.writeto(self.addr, self._address)
-        data = self._data
-        data[1] = view
-        self.i2c.writevto(self.addr, data)
 
     def force(self):
         """Mark every page changed: the next show() sends the whole frame."""
@@ -224,7 +219,7 @@ class SSD1306(framebuf.FrameBuffer):
         fails is tried again."""
         if level != self.sent:
             self.sent = None
-            self._command(_CONTRAST, level)
+            self.i2c.writeto(self.addr, bytes((_COMMANDS, _CONTRAST, level)))
             self.sent = level
 
     def sleep(self, on):
@@ -232,7 +227,7 @@ class SSD1306(framebuf.FrameBuffer):
         (False); waking sends the whole frame and the contrast again, in case the module
         lost power while off."""
         if on != self.asleep:
-            self._command(_DISPLAY if on else _DISPLAY | 1)
+            self.i2c.writeto(self.addr, b"\x00\xae" if on else b"\x00\xaf")  # off, on
             if not on:
                 self._all = True
                 self.sent = None
