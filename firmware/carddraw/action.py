@@ -19,7 +19,8 @@ class Action:
         if name not in SKILLS:
             raise ValueError("skill must be surgery, repair or scan, not %r" % (skill,))
         self.skill = name
-        check_int("ranks", ranks, 0, 9)
+        # R2-R8; checks ranks, helpers, bonus and the difficulty cards first (whole, 0-9)
+        self.deck = build_deck(ranks, helpers, bonus, green, yellow, red, black)
         if ranks == 0 and name != "scan":  # R3: only a scanner may work at rank 0
             raise ValueError("ranks must be from 1 to 9 for %s (0 only for a scan)" % name)
         check_int("needed", needed, 1, 9)    # R7
@@ -27,7 +28,6 @@ class Action:
         check_int("redraws", redraws, 0, 9)  # R15
         if referee is not True and referee is not False:
             raise ValueError("referee must be True or False, not %r" % (referee,))
-        self.deck = build_deck(ranks, helpers, bonus, green, yellow, red, black)  # R2-R8
         self.ranks = ranks
         self.helpers = helpers
         self.bonus = bonus

@@ -7,11 +7,11 @@
 #
 # Its operations change the action and log what they did: each its record, a dict {"ev": kind,
 # "ms": the clock, ...} with the fields docs/bench.md lists (records.py packs some for flash);
-# where the device goes next is the caller's: home() names the screen the state calls for. The log is the action's
-# record: after a power cut the same operations run again on its records (replay), each
-# checked against the deck it logged, and the hint (what no record says: a card put away, the
-# finishing, the timed warning begun) brings back the rest. restore() takes a state() back,
-# for the tests that power-cut a controller without a store.
+# where the device goes next is the caller's: home() names the screen the state calls for.
+# The log is the action's record: after a power cut the same operations run again on its
+# records (replay), each checked against the deck it logged, and the hint (what no record
+# says: a card put away, the finishing, the timed warning begun) brings back the rest.
+# restore() takes a state() back, for the tests that power-cut a controller without a store.
 from . import saved, settings
 from .action import Action, RuleError
 from .deck import COLOURS

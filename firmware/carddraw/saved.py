@@ -46,8 +46,7 @@ def from_dict(data):
         raise ValueError("a saved action must be an object")
     try:
         a = begun(data)
-        deck = _four(data, "deck")
-        a.deck = Deck(*deck)
+        a.deck = Deck(*_four(data, "deck"))
         a.successes = check_int("successes", data["successes"], 0, 999)
         a.complications = check_int("complications", data["complications"], 0, 99999)
         a.draws = check_int("draws", data["draws"], 0, 99999)
