@@ -16,6 +16,7 @@ from carddraw.logfile import OLDER_LOG
 from carddraw.store import Store
 from fakeflash import FakeFlash
 from test_controller_fuzz import figure
+from storelog import read_log
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from common import logchain  # noqa: E402
 
@@ -108,7 +109,7 @@ def go_on(app, board, now=10_000):
 
 
 def log_of(fs):
-    return Store(fs=fs.reboot()).read_log()
+    return read_log(Store(fs=fs.reboot()))
 
 
 def resumed_or_refused(app, want=None):

@@ -13,6 +13,7 @@ from carddraw.app import App
 from carddraw.rng import Rng
 from carddraw.store import Store
 from fakeflash import FakeFlash
+from storelog import read_log
 
 sys.path.insert(0, os.path.join(ROOT, "host_tests", "vmlib"))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -72,11 +73,11 @@ class Bench:
         self.run(40)
 
     def records(self):
-        return self.app.store.read_log()[0]
+        return read_log(self.app.store)[0]
 
     def lines(self):
         out = []
-        self.app.store.read_log(out.append, raw=True)
+        read_log(self.app.store, out.append, raw=True)
         return out
 
     def last_seq_hash(self):
@@ -87,7 +88,7 @@ class Bench:
         c = self.app.controller
         con = self.app.console
         return (c.show(), dict(c.settings), c.resume_state(), self.board.led.colour,
-                con and con.test, self.app.store.exported(), len(self.lines()))
+                con and con.test, self.app.store.logfile.exported, len(self.lines()))
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ FIRMWARE = os.path.join(ROOT, "firmware")
 TOOLS_VMLIB = os.path.join(ROOT, "tools", "vmlib")
 sys.path.insert(0, FIRMWARE)
 sys.path.insert(1, TOOLS_VMLIB)   # helpers shared with the VM scripts and the tools (pick.Pick)
+sys.path.append(os.path.join(ROOT, "host_tests", "vmlib"))  # the VM scripts' own (storelog)
 
 RUN_MJS = os.path.join(ROOT, "tools", "mpvm", "run.mjs")
 

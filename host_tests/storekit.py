@@ -19,6 +19,7 @@ from carddraw.settings import check
 from carddraw.store import Store
 from conftest import ROOT
 from fakeflash import FakeFlash
+from storelog import last, read_log
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from common import logchain  # noqa: E402
@@ -68,13 +69,13 @@ def valid_settings(s):
 
 
 def damage_records(fs, file):
-    recs, _ = Store(fs=fs.reboot()).read_log()
+    recs, _ = read_log(Store(fs=fs.reboot()))
     return [r for r in recs if r.get("ev") == "damage" and r.get("file") == file]
 
 
 def lines_of(store):
     lines = []
-    store.read_log(lines.append, raw=True)
+    read_log(store, lines.append, raw=True)
     return lines
 
 
@@ -157,7 +158,7 @@ class Run:
                 self.settings = settings or self.settings
                 self.hint = hint
             elif kind == "ack":
-                assert self.store.ack(*self.store.last()) is None
+                assert self.store.ack(*last(self.store)) is None
                 self.acked = len(self.logged)
             elif kind == "save":
                 assert self.store.save_settings(step[1])
@@ -205,9 +206,9 @@ def boot(fs, limit=LIMIT, chain=None):
     settings, notice = s.load_settings()
     _, hint = opened(s)
     if chain is None:
-        records, damaged = s.read_log()
+        records, damaged = read_log(s)
     else:
-        _, damaged = s.read_log(chain.append, raw=True)
+        _, damaged = read_log(s, chain.append, raw=True)
         records = [{k: v for k, v in json.loads(line).items() if k not in ("seq", "h")}
                    for line in chain]
     return s, settings, notice, hint, records, damaged

@@ -8,6 +8,7 @@ import textwrap
 from conftest import ROOT, run_in_vm
 from carddraw.action import Action
 from carddraw.deck import Deck
+from storelog import read_log
 
 SIM = os.path.join(ROOT, "tools", "sim")
 VMLIB = os.path.join(ROOT, "host_tests", "vmlib")
@@ -56,7 +57,7 @@ def test_a_played_action_matches_the_engine_and_the_log_has_every_draw():
             if s["state"] != "active":
                 break
             send(app, "press DRAW", "press DRAW")
-        records, damaged = app.store.read_log()
+        records, damaged = read_log(app.store)
         RESULT = {"shows": shows, "log": records, "damaged": damaged}
     """)
     shows = [s for s in r["shows"] if s["deck"] is not None]
@@ -243,7 +244,7 @@ def test_an_exception_shows_an_error_screen_is_logged_and_the_loop_goes_on():
             seen.append(app.face.error.lines[1] if app.face.error else None)
             task.cancel()
         await main()   # the VM's asyncio runs on the JS event loop: no asyncio.run there
-        records, _ = app.store.read_log()
+        records, _ = read_log(app.store)
         RESULT = {"seen": seen, "calls": state["n"], "feeds": SIM.wdt_feeds,
                   "timeout": SIM.wdt_timeout, "errors": [r for r in records if r["ev"] == "error"]}
     """)
@@ -307,7 +308,7 @@ def test_an_error_repeating_every_pass_is_logged_once():
             app.fail(OSError(5))
         app.fail(ValueError("other"))
         run(app, 20)                         # the pass after commits what the fault logged
-        records, _ = app.store.read_log()
+        records, _ = read_log(app.store)
         RESULT = [rec["why"] for rec in records if rec["ev"] == "error"]
     """)
     assert len(r) == 2 and r[0].startswith("OSError") and r[1] == "ValueError: other"

@@ -20,6 +20,7 @@ import pytest
 from conftest import ROOT
 from carddraw import config
 from carddraw.store import Store
+from storelog import read_log
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 import bench  # noqa: E402
@@ -151,7 +152,7 @@ def test_logs_are_saved_as_jsonl_and_csv_matching_the_devices_log(tmp_path):
     for f in files:
         assert os.path.join(out, f) in done.stdout
     on_flash = []   # the log as the device's own store reads it back from its files
-    Store(root=flash + "/").read_log(on_flash.append, raw=True)
+    read_log(Store(root=flash + "/"), on_flash.append, raw=True)
     with open(os.path.join(out, files[1])) as f:
         header, lines = logchain.read_export(f.read().splitlines())
     assert lines == on_flash[:-1]  # byte for byte, hashes kept; then the tool's `lock`:

@@ -19,6 +19,7 @@ from conftest import ROOT, run_in_vm
 from carddraw import app as app_module, config, lockcode, protocol
 from fakeflash import FakeFlash
 from benchkit import Bench, CODE, REFUSED, kbd  # noqa: F401 -- kbd: a fixture
+from storelog import read_log
 
 DEFAULT_WARNING = "the referee code is still the default R H R H: change it"
 GATED_LINES = [("seed 5", "seed"), ("test draws 10", "test draws"), ("test led black", "test led"),
@@ -258,7 +259,7 @@ def test_bench_mode_runs_in_the_micropython_vm():
         one(app, "unlock RHRH")
         run(app, 600100)
         out["timeout"] = one(app, "test draws 3")
-        out["log"] = [r for r in app.store.read_log()[0] if r["ev"] in ("bench", "lock", "seed")]
+        out["log"] = [r for r in read_log(app.store)[0] if r["ev"] in ("bench", "lock", "seed")]
         RESULT = out
     """), libs=[os.path.join(ROOT, "tools", "sim"), os.path.join(ROOT, "host_tests", "vmlib")],
         timeout=300)

@@ -10,6 +10,7 @@ import textwrap
 import pytest
 
 from conftest import ROOT, run_in_vm
+from storelog import read_log
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from common import logchain  # noqa: E402
@@ -152,14 +153,14 @@ def test_test_draws_samples_the_setup_deck_with_the_controllers_rng_and_changes_
         app = boot()
         send(app, "press RANK", "press HELP")     # ranks 2, one helper: G5 Y2 R1
         run(app, 100)
-        records = len(app.store.read_log()[0])
+        records = len(read_log(app.store)[0])
         send(app, "unlock RHRH", "seed 9")
         before = [app.controller.show(), dict(app.controller.settings),
                   app.controller.settings_version]
         got = one(app, "test draws 3000")
         after = [app.controller.show(), dict(app.controller.settings),
                  app.controller.settings_version]
-        log = app.store.read_log()[0]
+        log = read_log(app.store)[0]
         # the engine alone, seeded alike
         rng = Rng(9)
         a = Action("surgery", 2, 1)
@@ -188,8 +189,8 @@ def test_log_streams_every_record_one_line_each_over_many_passes():
         newest = "log/" + sorted(n for n in os.listdir("log") if n.startswith("log.0"))[-1]
         with open(newest, "a") as f:
             f.write("{torn line\\n")
-        app.store.read_log()           # finds the torn line and logs {"ev": "damage"} once
-        records = app.store.read_log()[0]
+        read_log(app.store)           # finds the torn line and logs {"ev": "damage"} once
+        records = read_log(app.store)[0]
         per_pass = []
         write = app.console.write
         def counted(text):
@@ -259,7 +260,7 @@ def test_the_export_leaves_flash_work_and_collections_to_passes_of_their_own(pre
             run(app, 20)
         RESULT = {"passes": passes, "waiting": waiting, "quiet": logexport.QUIET,
                   "wait": logexport.WAIT_MAX,
-                  "done": json.loads(REPLIES[-1]), "records": len(app.store.read_log()[0])}
+                  "done": json.loads(REPLIES[-1]), "records": len(read_log(app.store)[0])}
     """.replace("@PRESSING@", repr(pressing)))
     passes = r["passes"]
     assert r["waiting"] > 0 and r["done"]["records"] == r["records"] > 4

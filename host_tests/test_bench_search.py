@@ -16,6 +16,7 @@ from carddraw.deck import COLOURS
 from carddraw.store import Store
 from fakeflash import FakeFlash
 from benchkit import Bench, Board, REFUSED, logchain  # logchain: tools/common's, as benchkit finds it
+from storelog import read_log
 
 
 
@@ -45,7 +46,7 @@ def one_record_store():
     store = Store(fs=FakeFlash())
     store.log({"ev": "start", "ms": 0})
     out = []
-    store.read_log(out.append, raw=True)
+    read_log(store, out.append, raw=True)
     return store, logchain.split(out[0])[1]
 
 

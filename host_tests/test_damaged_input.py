@@ -26,6 +26,7 @@ from test_controller_fuzz import figure
 from badinput import (ACTION, GOOD_ACTION, GOOD_LOG, GOOD_SETTINGS, LOG, LOG1, NOISE, SETTINGS,
                       boot, go_on, good_files, log_of, logchain, plain, resumed_or_refused,
                       sealed, tried)
+from storelog import last, read_log
 
 
 # -- damaged files ---------------------------------------------------------------------------
@@ -332,7 +333,7 @@ def test_damaged_log_segment_boots_the_app_and_new_records_stay_whole(name, data
     over = app.store.logfile.full
     if over:  # only a segment grown past the whole log's limit (not by the store)
         assert name == "a 1 MB line, no newline" and "log full: export" in app.face.notices
-        assert app.store.ack(*app.store.last()) is None  # the bench saved it
+        assert app.store.ack(*last(app.store)) is None  # the bench saved it
         app.loop_pass(20_000)
         data = b""  # the exported segment went to make room: the records wait no more
     recs, bad = log_of(fs)
@@ -358,6 +359,6 @@ def check_new_records(recs, fs, chained, outcome, over=False):
         assert new[0]["ev"] == first and (first != "end" or new[0]["outcome"] == "lost")
     assert [r for r in recs if r["ev"] not in ("damage", "migrated")][-len(new):] == new
     lines = []
-    Store(fs=fs.reboot()).read_log(lines.append, raw=True)
+    read_log(Store(fs=fs.reboot()), lines.append, raw=True)
     ok, first_bad, why = logchain.verify(lines)
     assert ok if chained else (first_bad == len(GOOD_LOG) and "has no hash" in why), why

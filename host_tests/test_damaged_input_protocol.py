@@ -10,6 +10,7 @@ from carddraw import protocol
 from carddraw.protocol import Console, MAX_LINE, MAX_QUEUE
 from fakeflash import FakeFlash
 from badinput import NOISE, SIM, VMLIB, boot, good_files, log_of, tried
+from storelog import read_log
 
 MAX_REPLIES = 64  # replies the console holds for a host that does not read (docs/bench.md)
 
@@ -267,7 +268,7 @@ def test_a_host_that_holds_the_port_and_never_reads_stalls_nothing():
     assert full >= 16384 and host.written == full
     assert app.console.dropped > 1000
     assert board.wdt.feeds >= 6200
-    draws = [r for r in app.store.read_log()[0] if r["ev"] == "draw"]
+    draws = [r for r in read_log(app.store)[0] if r["ev"] == "draw"]
     assert [r["n"] for r in draws if not r["timed"]] == [1]      # the press worked
     timed = [r for r in draws if r["timed"]]
     assert len(timed) >= 3                         # 2 minutes at 30 s, the first after 35 s

@@ -16,6 +16,7 @@ from carddraw.app import App
 from carddraw.logfile import segment
 from carddraw.store import Store
 from fakeflash import FakeFlash
+from storelog import last, read_log
 
 sys.path.insert(0, os.path.join(ROOT, "host_tests", "vmlib"))
 import hardening_board  # noqa: E402
@@ -50,7 +51,7 @@ def test_a_pass_the_flash_refused_waits_and_its_failure_is_shown():
     app.loop_pass(10_240)  # the next pass writes it
     assert store.waiting() == 0
     assert Store(fs=fs.reboot()).open_action()[1] == app.controller.hint()
-    recs = Store(fs=fs.reboot()).read_log()[0]
+    recs = read_log(Store(fs=fs.reboot()))[0]
     assert [r["ev"] for r in recs if r["ev"] in ("start", "draw")] == ["start", "draw"]
 
 
@@ -126,7 +127,7 @@ def test_a_black_drawn_once_the_log_is_full_comes_back_after_a_power_cut():
     assert again.controller.resume_state() == shown
     assert again.controller.view().led == "black"
     again.loop_pass(90_020)
-    records = Store(fs=again.store.fs.reboot(), log_limit=8192).read_log()[0]
+    records = read_log(Store(fs=again.store.fs.reboot(), log_limit=8192))[0]
     start = max(i for i, r in enumerate(records) if r["ev"] == "start")
     assert not [r for r in records[start:] if r["ev"] in ("end", "referee")]
 
@@ -151,7 +152,7 @@ SPOILS = {
 def boot_spoilt(spoil):
     """A flash whose open action's records were spoilt, booted: (app, the log before)."""
     fs = played_until_black()
-    before = Store(fs=fs.reboot()).read_log()[0]
+    before = read_log(Store(fs=fs.reboot()))[0]
     old, new, last = SPOILS[spoil]
     fs.write_file(segment(1), spoilt(fs.flash[segment(1)], old, new, last))
     app, store, board = boot_app(fs, now=50_000)
@@ -166,7 +167,7 @@ def test_an_open_action_whose_records_make_no_action_is_closed_as_lost(spoil):
     else; a black card is not escaped by spoiling the log either: the end is logged."""
     app, before = boot_spoilt(spoil)
     assert app.controller.view().lines[0] == "Not resumed" and app.controller.action is None
-    recs = Store(fs=app.store.fs.reboot()).read_log()[0]
+    recs = read_log(Store(fs=app.store.fs.reboot()))[0]
     new_recs = recs[len(before):]
     assert [r["ev"] for r in new_recs] == ["end"] and new_recs[0]["outcome"] == "lost"
     assert new_recs[0]["why"]
@@ -175,12 +176,12 @@ def test_an_open_action_whose_records_make_no_action_is_closed_as_lost(spoil):
 @pytest.mark.parametrize("spoil", ["a deck that does not match"])
 def test_an_action_closed_as_lost_stays_closed(spoil):
     app, before = boot_spoilt(spoil)
-    recs = Store(fs=app.store.fs.reboot()).read_log()[0]
+    recs = read_log(Store(fs=app.store.fs.reboot()))[0]
     app2, _, board2 = boot_app(app.store.fs.reboot(), now=90_000)
     app2.loop_pass(90_020)
     assert app2.face.notices == [] and app2.controller.view().screen == "setup"
     assert app2.controller.action is None
-    assert Store(fs=app2.store.fs.reboot()).read_log()[0] == recs
+    assert read_log(Store(fs=app2.store.fs.reboot()))[0] == recs
 
 
 
@@ -218,13 +219,13 @@ def test_a_full_log_stops_new_actions_not_records():
     app.loop_pass(t + 220)
     assert app.controller.action is None
     assert app.controller.view().screen == "message" and "Log full" in app.controller.view().lines[0]
-    assert not [r for r in store.read_log()[0] if r["ev"] == "start"]
+    assert not [r for r in read_log(store)[0] if r["ev"] == "start"]
     t += 60_000
     app.loop_pass(t)                              # the message gone, idle work done:
     app.loop_pass(t + 300)                        # set-up still says it
     assert app.controller.view().screen == "setup"
     assert app.controller.view().lines[-1] == "Log full: export"
-    seq, h = store.last()
+    seq, h = last(store)
     assert store.ack(seq, h) is None              # the bench saved it all
     app.loop_pass(t + 320)
     assert app.controller.view().lines[-1] != "Log full: export"
@@ -238,7 +239,7 @@ def test_a_full_log_stops_new_actions_not_records():
     app.loop_pass(t + 1600)
     app.loop_pass(t + 1620)
     assert app.controller.action.draws == 1
-    evs = [r["ev"] for r in Store(fs=fs.reboot(), log_limit=8192, segment=2048).read_log()[0]]
+    evs = [r["ev"] for r in read_log(Store(fs=fs.reboot(), log_limit=8192, segment=2048))[0]]
     assert "start" in evs and "draw" in evs[evs.index("start"):], evs[-5:]
 
 
@@ -267,5 +268,5 @@ def test_switching_off_inside_every_warning_holds_no_timed_draw_back():
         if app.controller.view().screen == "card":    # the lead takes each card at once
             press(app, board, "DRAW", t + 20)
             t += 20
-    draws = [r for r in Store(fs=fs.reboot()).read_log()[0] if r["ev"] == "draw"]
+    draws = [r for r in read_log(Store(fs=fs.reboot()))[0] if r["ev"] == "draw"]
     assert len(draws) >= 8 and all(r["timed"] for r in draws)   # 270 s at 10 s, cut every 4.5 s

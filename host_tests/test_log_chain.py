@@ -19,6 +19,7 @@ from carddraw.logfile import OLDER_LOG
 from carddraw.logroom import KEPT
 from carddraw.store import Store
 from fakeflash import FakeFlash
+from storelog import last, read_log
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from common import logchain  # noqa: E402
@@ -33,7 +34,7 @@ ACTION_RECORDS = [
 
 def lines_of(store):
     out = []
-    store.read_log(out.append, raw=True)
+    read_log(store, out.append, raw=True)
     return out
 
 
@@ -52,7 +53,7 @@ def test_a_fresh_log_verifies_and_every_line_ends_in_its_hash():
     for i, line in enumerate(lines):
         text, h = logchain.split(line)
         assert json.loads(text)["seq"] == i + 1 and line.endswith(',"h":"%s"}' % h)
-    assert logchain.head(lines) == s.last()[1] and s.last()[0] == 12
+    assert logchain.head(lines) == last(s)[1] and last(s)[0] == 12
 
 
 def test_a_changed_record_is_named():
@@ -105,7 +106,7 @@ def test_history_is_never_dropped_before_it_was_exported():
         s.housekeep()  # (the idle passes between draws move them into the segments)
         n += 1
     assert s.take_notices() == ["log full: export"] and n > 100
-    recs = s.read_log()[0]
+    recs = read_log(s)[0]
     assert recs[:4] == ACTION_RECORDS  # the action is still there, whole
     # ... then they wait in the journal; the others are only counted
     for i in range(10):
@@ -115,14 +116,14 @@ def test_history_is_never_dropped_before_it_was_exported():
     assert s.logfile.full and not s.room_for_action() and not s.flush()
     # the bench saves the log and acknowledges: the oldest segments go, the waiting records
     # are written in order, then the count of the ones that could not wait
-    last_seq, last_h = s.last()
+    last_seq, last_h = last(s)
     assert s.ack(last_seq, "0" * 12) == "record %d's hash is not 000000000000: export the log again" % last_seq
     assert s.ack(last_seq + 50, last_h).startswith("no record %d" % (last_seq + 50))
     assert s.ack(last_seq, last_h) is None
     assert not s.logfile.full and fs.flash[config.LOG_EXPORTED_FILE] == str(last_seq).encode()
     assert s.room_for_action() and s.flush()
     assert s.log({"ev": "battery", "percent": 12})
-    recs = s.read_log()[0]
+    recs = read_log(s)[0]
     waited = [r["n"] for r in recs if r["ev"] == "draw" and r["n"] >= n]
     assert waited == list(range(n, n + 10))
     assert recs[-2:] == [{"ev": "dropped", "n": 10}, {"ev": "battery", "percent": 12}]
@@ -138,7 +139,7 @@ def test_2100_identical_seed_records_cannot_push_an_earlier_action_out():
     for i in range(2100):
         s.log({"ev": "seed", "ms": 100 + i, "n": 1})
     s.log({"ev": "start", "ms": 9999, "skill": "scan"})
-    recs = s.read_log()[0]
+    recs = read_log(s)[0]
     assert recs[:4] == ACTION_RECORDS
     seeds = [r for r in recs if r["ev"] in ("seed", "repeat")]
     assert seeds[0] == {"ev": "seed", "ms": 100, "n": 1}
@@ -151,7 +152,7 @@ def test_2100_identical_seed_records_cannot_push_an_earlier_action_out():
         s.log(r)
     for i in range(2100):
         s.log({"ev": "seed", "ms": 100 + i, "n": 1})
-    assert s.flush() and not s.logfile.full and s.read_log()[0][:4] == ACTION_RECORDS
+    assert s.flush() and not s.logfile.full and read_log(s)[0][:4] == ACTION_RECORDS
 
 
 def test_an_error_repeated_on_every_pass_costs_a_counter():
@@ -159,7 +160,7 @@ def test_an_error_repeated_on_every_pass_costs_a_counter():
     for i in range(600):
         s.log({"ev": "error", "ms": i * 20, "why": "OSError: 5"})
     s.log({"ev": "resume", "screen": "setup"})
-    recs = s.read_log()[0]
+    recs = read_log(s)[0]
     assert [r["ev"] for r in recs] == ["error", "repeat", "repeat", "repeat", "resume"]
     assert [r["x"] for r in recs[1:4]] == [256, 256, 87] and recs[3]["ms"] == 599 * 20
 
@@ -177,11 +178,11 @@ def test_records_the_flash_refused_wait_in_ram_and_are_written_in_order_when_it_
     fs.failing = False
     assert s.commit([{"ev": "b"}])          # the next pass writes them, then the count
     assert s.waiting() == 0 and s.flush()
-    recs = s.read_log()[0]
+    recs = read_log(s)[0]
     assert [r.get("n") for r in recs[1:-2]] == list(range(config.LOG_QUEUE))
     assert recs[-2:] == [{"ev": "dropped", "n": 5}, {"ev": "b"}]
     assert logchain.verify(lines_of(s))[0]
-    assert Store(fs=fs.reboot()).read_log()[0] == recs
+    assert read_log(Store(fs=fs.reboot()))[0] == recs
 
 
 def test_a_full_flash_is_retried_too():
@@ -195,10 +196,10 @@ def test_a_full_flash_is_retried_too():
     assert "flash error" in s.take_notices() and 3 < logged < 300
     fs.remove("filler")  # room again (a file deleted, say)
     assert s.log({"ev": "after"})
-    recs = s.read_log()[0]
+    recs = read_log(s)[0]
     assert [r.get("n") for r in recs[:-1]] == list(range(logged + 1)) and recs[-1] == {"ev": "after"}
     assert logchain.verify(lines_of(s))[0]
-    assert Store(fs=fs.reboot()).read_log()[0] == recs
+    assert read_log(Store(fs=fs.reboot()))[0] == recs
 
 
 # -- the open action, found from the log -------------------------------------------------------
@@ -216,7 +217,7 @@ def an_ended_action():
 
 def test_no_lost_action_when_the_last_action_ended_or_on_a_fresh_device():
     s = Store(fs=FakeFlash())
-    assert s.open_action() == (None, "") and s.read_log() == ([], 0)  # fresh: no log at all
+    assert s.open_action() == (None, "") and read_log(s) == ([], 0)  # fresh: no log at all
     fs = FakeFlash()
     s = Store(fs=fs)
     action, hint = an_ended_action()
@@ -242,10 +243,10 @@ def test_the_open_action_is_found_reading_the_logs_tail_only():
         s.commit([r], hint="")
     assert s.flush()
     whole, opened = Store(fs=fs.reboot()), Store(fs=fs.reboot())
-    whole.last()   # each opened first: the segments' sizes, the log's tail, the journal
-    opened.last()
+    last(whole)   # each opened first: the segments' sizes, the log's tail, the journal
+    last(opened)
     with whole.fs.chip.counting() as c:
-        assert len(whole.read_log()[0]) == 2002
+        assert len(read_log(whole)[0]) == 2002
     with opened.fs.chip.counting() as o:
         records, hint = opened.open_action()
         assert (list(records), hint) == (ACTION_RECORDS[:2], "")
@@ -263,7 +264,7 @@ def test_migration_survives_a_power_cut_at_every_step():
     total = 0
     for cut, mode, image in fs.chip.cuts():
         s = Store(fs=FakeFlash(image=image))
-        recs = s.read_log()[0]
+        recs = read_log(s)[0]
         ns = [r["n"] for r in recs if r["ev"] == "draw"]
         assert ns == list(range(30)), (cut, mode)  # every old record once, in order
         assert recs[30] == {"ev": "migrated", "records": 30, "damaged": 0}

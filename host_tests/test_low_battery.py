@@ -61,7 +61,7 @@ out["one_reading"] = SIM.sleeps
 run(app, 20000)
 out["slept"] = SIM.sleeps
 out["dark"] = not SIM.oled_on
-records, _ = app.store.read_log()
+records, _ = read_log(app.store)
 out["records"] = [r for r in records if r["ev"] == "battery"]
 out["action_on_flash"] = any(r["ev"] == "start" for r in records)
 RESULT = out

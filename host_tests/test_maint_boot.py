@@ -223,7 +223,7 @@ def test_maint_then_power_on_in_the_vm_is_a_maintenance_boot_then_a_normal_one()
         replies = REPLIES
         def reset(real=machine.reset):
             out['at_reset'] = [sorted(os.listdir('.')), [json.loads(x) for x in replies],
-                               [x.get('mode') for x in app.store.read_log()[0]
+                               [x.get('mode') for x in read_log(app.store)[0]
                                 if x['ev'] == 'bench']]
             real()
         machine.reset = reset

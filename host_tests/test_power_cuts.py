@@ -30,6 +30,7 @@ from carddraw.store import Store
 from fakeflash import FakeFlash, PowerCut
 from powerbench import SEGMENT, START, Bench, boot, hardening_board  # test_end_screens: Bench, boot
 from test_controller_fuzz import figure
+from storelog import read_log
 
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from common import logchain  # noqa: E402
@@ -53,7 +54,7 @@ def event():
 
 def records_after(store):
     lines = []
-    store.read_log(lines.append, raw=True)
+    read_log(store, lines.append, raw=True)
     return lines
 
 

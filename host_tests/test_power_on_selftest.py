@@ -13,6 +13,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 import bench  # noqa: E402
 
 SIMLIB = os.path.join(ROOT, "tools", "sim")
+VMLIB = os.path.join(ROOT, "host_tests", "vmlib")  # storelog
 
 
 SELFTEST = """
@@ -35,12 +36,13 @@ def until(dev, text, limit=60000):
 
 def selftest_log():
     from carddraw.store import Store
-    return [r for r in Store().read_log()[0] if r["ev"] == "selftest"]
+    from storelog import read_log
+    return [r for r in read_log(Store())[0] if r["ev"] == "selftest"]
 """
 
 
 def st(body):
-    return run_in_vm(SELFTEST + textwrap.dedent(body), libs=[SIMLIB])
+    return run_in_vm(SELFTEST + textwrap.dedent(body), libs=[SIMLIB, VMLIB])
 
 
 def test_power_on_self_test_walks_the_hardware_and_passes_with_every_button():
@@ -129,6 +131,7 @@ def test_self_test_loop_of_the_board_feeds_the_watchdog_and_ends():
         from carddraw.app import App
         from carddraw.board import Board
         from carddraw.store import Store
+        from storelog import read_log
         for k in ("LED_MS", "PATTERN_MS", "GAP_MS", "BATTERY_MS", "PROMPT_MS", "MISS_MS", "END_MS"):
             setattr(selftest, k, 30)
         selftest.BUZZER = ("click",)
@@ -146,10 +149,10 @@ def test_self_test_loop_of_the_board_feeds_the_watchdog_and_ends():
         await asyncio.sleep_ms(100)
         task.cancel()
         await asyncio.sleep_ms(0)
-        RESULT = [SIM.wdt_timeout, SIM.wdt_feeds, [r["ev"] for r in app.store.read_log()[0]],
+        RESULT = [SIM.wdt_timeout, SIM.wdt_feeds, [r["ev"] for r in read_log(app.store)[0]],
                   during, "carddraw.selftest" in sys.modules, app.selftest is None,
                   app.face.drawn is not None and app.face.drawn.screen]
-    """), libs=[SIMLIB])
+    """), libs=[SIMLIB, VMLIB])
     assert r[0] == 5000 and r[1] > 10
     assert r[2] == ["selftest"] and r[3] is True and r[4] is True  # imported once, kept
     assert r[5] is True and r[6] == "setup"        # then the app's own passes: set-up drawn

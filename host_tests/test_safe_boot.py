@@ -10,6 +10,7 @@ from carddraw.app import App
 from carddraw.store import Store
 from fakeflash import FakeFlash
 from conftest import ROOT
+from storelog import read_log
 
 sys.path.insert(0, ROOT + "/host_tests/vmlib")
 import hardening_board  # noqa: E402
@@ -38,7 +39,7 @@ def test_fatal_counts_the_failure_and_logs_it(monkeypatch):
     app_module.fatal(MemoryError("memory allocation failed"))
     store = Store(fs=FakeFlash(fs.flash))
     assert store.boots() == 1
-    errors = [r for r in store.read_log()[0] if r["ev"] == "error"]
+    errors = [r for r in read_log(store)[0] if r["ev"] == "error"]
     assert errors and errors[-1]["fatal"] is True and "MemoryError" in errors[-1]["why"]
 
 
@@ -58,7 +59,7 @@ def test_a_safe_boot_leaves_the_action_says_so_and_logs_it():
     assert safe.controller.play is None and safe.controller.screen == "message"
     assert safe.controller.view().lines[0] == "Safe start"
     safe.loop_pass(20)
-    assert [r for r in safe.store.read_log()[0] if r["ev"] == "safe"] == [
+    assert [r for r in read_log(safe.store)[0] if r["ev"] == "safe"] == [
         {"ev": "safe", "ms": 0, "boots": 2}]
 
 
@@ -90,7 +91,7 @@ def test_a_flood_of_refused_tries_over_the_console_adds_no_record_and_the_boot_h
     for i in range(1000):
         app.line("unlock " + ("RHRH" if i % 2 else "RHRHRHRHRHRH"))
         run(2)
-    records = app.store.read_log()[0]
+    records = read_log(app.store)[0]
     locks = [r for r in records if r["ev"] == "lock"]
     # one record a wait (the code's, the recovery's, and the longer ones a try starts as a
     # wait runs out over the flood's 40 s), never one a try

@@ -17,12 +17,13 @@ from carddraw.store import Store
 from fakeflash import FakeFlash, PowerCut
 from storekit import (LIMIT, SEG1, SETTINGS, Run, a_day_at_the_table, chain_ok, check_survivor,
                       distinct, opened, recorded, segments)
+from storelog import read_log
 
 
 def test_a_power_cut_at_every_operation_loses_nothing_committed():
     steps = a_day_at_the_table()
     run, cuts = recorded(steps)
-    final = Store(fs=run.fs.reboot(), log_limit=LIMIT).read_log()[0]
+    final = read_log(Store(fs=run.fs.reboot(), log_limit=LIMIT))[0]
     assert final == run.logged and len(segments(run.fs)) == 3  # nothing dropped
     erases = sum(1 for op in run.fs.chip._recorded[1] if op[2] is None)
     assert run.ops() > 300 and erases > 40
@@ -35,7 +36,7 @@ def test_a_power_cut_at_every_operation_loses_nothing_committed():
         if n % 3 == 0:  # the device goes on working after a cut
             assert s.commit([{"ev": "after"}], hint="d")
             assert opened(Store(fs=s.fs.reboot(), log_limit=LIMIT))[1] == "d"
-            assert Store(fs=s.fs.reboot(), log_limit=LIMIT).read_log()[0][-1] == {"ev": "after"}
+            assert read_log(Store(fs=s.fs.reboot(), log_limit=LIMIT))[0][-1] == {"ev": "after"}
     assert seen == {"pass", "idle"}  # cuts in the passes' commits and in the idle work
     assert tried == 2 * run.ops() + 1  # the first "before", then every "torn" and "after"
 
@@ -99,7 +100,7 @@ def test_power_cuts_while_exported_segments_go_keep_every_record_not_exported():
         step, old, new = run.around(n)
         acks += step[0] == "ack"
         store = Store(fs=FakeFlash(image=image), log_limit=600)
-        records, damaged = store.read_log()
+        records, damaged = read_log(store)
         ns = [r["n"] for r in records]
         assert damaged == 0 and store.take_notices() == []
         # one run of the records logged, to the last whose commit returned (or the cut one's)
@@ -163,12 +164,12 @@ def test_a_cut_between_an_appends_write_and_its_close_loses_no_record():
         assert s.housekeep()
     assert s.logfile.seq == seq      # written, not closed: not in the log yet
     after_cut = Store(fs=fs.reboot())
-    records, damaged = after_cut.read_log()
+    records, damaged = read_log(after_cut)
     assert records[-1] == draw and records.count(draw) == 1 and damaged == 0
     assert s.housekeep()              # the close
     assert s.logfile.held is None and s.logfile.seq == seq + 1
     for n, mode, image in distinct(fs.chip.cuts()):
-        records, damaged = Store(fs=FakeFlash(image=image)).read_log()
+        records, damaged = read_log(Store(fs=FakeFlash(image=image)))
         assert records[-1] == draw and records.count(draw) == 1 and damaged == 0, (n, mode)
 
 
@@ -188,10 +189,10 @@ def test_a_cut_after_a_new_segment_is_made_and_before_it_is_written_loses_nothin
     empty = [p for p in segments(made) if not made.flash[p]]
     assert len(empty) == 1
     s = Store(fs=made, log_limit=2000, segment=500)
-    records, damaged = s.read_log()          # the journal's records moved on, into it
+    records, damaged = read_log(s)          # the journal's records moved on, into it
     first = int(empty[0][-12:-6])            # log.NNNNNN.jsonl: its first record's seq
     assert damaged == 0 and [r["n"] for r in records] == list(range(committed))
     assert chain_ok(s) and first <= committed
     assert s.commit([{"ev": "after"}], None, "") and s.flush()
     assert json.loads(made.read_file(empty[0]).split(b"\n")[0])["seq"] == first
-    assert Store(fs=made.reboot(), log_limit=2000).read_log()[0][-1] == {"ev": "after"}
+    assert read_log(Store(fs=made.reboot(), log_limit=2000))[0][-1] == {"ev": "after"}

@@ -15,6 +15,7 @@ from carddraw.store import Store
 from fakeflash import FakeFlash
 from storekit import (ACTION, FAST, GOOD, LOG, LOG1, RANDOM, SETTINGS, boot, chain_ok,
                       entries_on, opened, segments, valid_settings)
+from storelog import last, read_log
 
 
 def test_a_pass_costs_one_page_and_no_erase():
@@ -95,7 +96,7 @@ def test_a_damaged_journal_entry_is_skipped_counted_and_no_record_after_it_is_re
             s.housekeep()
     assert s.commit([{"ev": "draw", "n": 5}], hint="")
     s = Store(fs=s.fs.reboot())
-    records, damaged = s.read_log()
+    records, damaged = read_log(s)
     damage = {"ev": "damage", "file": LOG, "why": "1 bad lines"}
     plays = [r for r in records if r != damage]
     assert plays == [{"ev": "draw", "n": 1}, {"ev": "accept", "n": 1},
@@ -116,7 +117,7 @@ def test_a_pass_with_many_records_survives_a_power_cut_before_the_idle_passes():
     assert s.commit(many + [huge], hint="d")
     assert max(len(v) for v in fs.flash.values()) > 4096  # one entry, many pages
     s = Store(fs=fs.reboot())
-    records, damaged = s.read_log()
+    records, damaged = read_log(s)
     assert records == many + [{"ev": "too long", "was": "huge"}] and damaged == 0
     assert s.take_notices() == [] and chain_ok(s) and opened(s)[1] == "d"
 
@@ -169,9 +170,9 @@ def test_a_draw_that_ends_the_action_is_one_page_its_records_packed():
     s = Store(fs=fs.reboot())
     assert opened(s)[1] == "f"
     assert s.flush()
-    records = s.read_log()[0]
+    records = read_log(s)[0]
     assert records[-3:] == ENDING and chain_ok(s)
-    assert all(line.startswith('{"ev"') for line in s.read_log(raw=True)[0][-3:])
+    assert all(line.startswith('{"ev"') for line in read_log(s, raw=True)[0][-3:])
 
 
 def test_an_entry_of_records_as_objects_reads_as_before():
@@ -185,7 +186,7 @@ def test_an_entry_of_records_as_objects_reads_as_before():
     s = Store(fs=fs)
     s.load_settings()
     assert opened(s)[1] == "d" and s.flush()
-    assert s.read_log()[0][-4:] == ENDING[:1] + odd
+    assert read_log(s)[0][-4:] == ENDING[:1] + odd
     s.commit(odd + ENDING, None, "d")
     newest = max(entries_on(fs).items())[1]
     kinds = [type(r).__name__ for r in json.loads(newest)["r"]]
@@ -206,7 +207,7 @@ def test_an_entry_too_long_for_a_line_goes_a_record_a_line_and_reads_back():
     assert len(lines) == 1 + len(records) and "r" not in json.loads(lines[0])
     s = Store(fs=fs.reboot())
     assert s.flush()
-    assert s.read_log()[0][-len(records):] == records and chain_ok(s)
+    assert read_log(s)[0][-len(records):] == records and chain_ok(s)
 
 
 @FAST
@@ -231,7 +232,7 @@ def test_any_record_reads_back_from_the_journal_as_it_was(records, whole):
     assert s.commit([dict(r) for r in records], None, "h")
     s = Store(fs=fs.reboot())
     assert opened(s)[1] == "h" and s.flush()
-    assert s.read_log()[0][-len(records):] == records
+    assert read_log(s)[0][-len(records):] == records
 
 
 @FAST
@@ -245,14 +246,14 @@ def test_random_bytes_as_a_journal_entry(raw, at):
     settings, notice = s.load_settings()
     records, hint = opened(s)
     assert valid_settings(settings) and notice is None and records is None
-    logged, damaged = s.read_log()
+    logged, damaged = read_log(s)
     assert isinstance(hint, str) and damaged == 0
     assert logged == [{"ev": "draw", "n": 1}] or {"ev": "damage", "file": LOG,
                                                     "why": "1 bad lines"} in logged or not raw
     assert s.commit([{"ev": "ok"}], GOOD, "d")
     s = Store(fs=fs.reboot())
     assert s.load_settings() == (GOOD, None) and opened(s)[1] == "d"
-    assert {"ev": "ok"} in s.read_log()[0]
+    assert {"ev": "ok"} in read_log(s)[0]
 
 
 @FAST
@@ -284,7 +285,7 @@ def test_a_record_with_a_field_more_or_less_than_its_kinds_goes_as_an_object():
     packed = json.loads(max(entries_on(fs).items())[1])["r"]
     assert [type(r).__name__ for r in packed] == ["list", "dict", "dict"]
     s = Store(fs=fs.reboot())
-    assert s.flush() and s.read_log()[0][-3:] == [draw, more, less]
+    assert s.flush() and read_log(s)[0][-3:] == [draw, more, less]
 
 
 def test_the_journal_keeps_a_bounded_number_of_records_in_ram_and_reads_the_rest_again():
@@ -300,7 +301,7 @@ def test_the_journal_keeps_a_bounded_number_of_records_in_ram_and_reads_the_rest
     held = sum(len(e.records) for e in s.journal.entries if e.records is not None)
     assert held == s.journal.kept <= KEPT_MOST
     assert s.flush() and s.journal.kept == 0
-    assert s.read_log()[0] == sent and chain_ok(s)
+    assert read_log(s)[0] == sent and chain_ok(s)
 
 
 def test_a_journal_at_its_most_with_the_log_full_refuses_and_says_why():
@@ -321,8 +322,8 @@ def test_a_journal_at_its_most_with_the_log_full_refuses_and_says_why():
         assert took < FOLDERS_MOST * SLOTS + 1
     assert took >= (FOLDERS_MOST - 2) * SLOTS and len(s.journal.folders) <= FOLDERS_MOST
     assert "log full: export" in s.take_notices() and s.waiting() == 1
-    assert s.ack(*s.last()) is None
+    assert s.ack(*last(s)) is None
     assert s.commit([], None, "d") and s.waiting() == 0 and s.flush()
-    draws = [r["n"] for r in Store(fs=fs.reboot(), log_limit=4000).read_log()[0]
+    draws = [r["n"] for r in read_log(Store(fs=fs.reboot(), log_limit=4000))[0]
              if r["ev"] == "draw"]
     assert draws[-took - 1:] == list(range(n, n + took + 1))

@@ -15,6 +15,7 @@ from carddraw.store import Store
 from fakeflash import FakeFlash
 from storekit import (ACTION, BAD_LINES, GOOD, LOG, LOG1, LOG_GOOD, RANDOM, SEG1, SETTINGS,
                       damage_records, opened, sealed_lines, segments)
+from storelog import last, read_log
 
 
 @pytest.mark.parametrize("name", sorted(BAD_LINES))
@@ -23,11 +24,11 @@ def test_a_bad_log_line_is_skipped_counted_and_reported(name):
     lines.insert(3, BAD_LINES[name])
     fs = FakeFlash({SEG1: b"\n".join(lines) + b"\n"})
     s = Store(fs=fs)
-    records, damaged = s.read_log()
+    records, damaged = read_log(s)
     assert records == LOG_GOOD and damaged == 1
     assert s.take_notices() == ["log damaged"]
     assert damage_records(fs, LOG) == [{"ev": "damage", "file": LOG, "why": "1 bad lines"}]
-    assert s.read_log()[1] == 1 and s.take_notices() == []  # reported once
+    assert read_log(s)[1] == 1 and s.take_notices() == []  # reported once
 
 
 def test_a_torn_last_line_is_kept_apart_from_the_next_record():
@@ -35,7 +36,7 @@ def test_a_torn_last_line_is_kept_apart_from_the_next_record():
     fs = FakeFlash({SEG1: sealed_lines([{"ev": "draw", "n": 0}])[0] + b'\n{"ev":"dr'})
     s = Store(fs=fs)
     assert s.log({"ev": "boot"}) and s.flush()
-    records, damaged = Store(fs=fs).read_log()
+    records, damaged = read_log(Store(fs=fs))
     assert records == [{"ev": "draw", "n": 0}, {"ev": "boot"}] and damaged == 1
 
 
@@ -45,15 +46,15 @@ def test_huge_log_files_are_read_within_a_budget():
         # older firmware's files: each copied up to an eighth of the limit, the rest is damage
         fs = FakeFlash({LOG: content, LOG1: content[:300_000]})
         s = Store(fs=fs, log_limit=8192)
-        records, damaged = s.read_log()
+        records, damaged = read_log(s)
         assert len(records) <= 2 * (8192 // 8 + LINE_MAX) // 10 + 2
         assert s.take_notices() == ["log damaged"] and records[-1]["ev"] == "damage"
         # and logging still works: the copy fits in the new log
         assert s.log({"ev": "next"})
-        assert Store(fs=fs, log_limit=8192).read_log()[0][-1] == {"ev": "next"}
+        assert read_log(Store(fs=fs, log_limit=8192))[0][-1] == {"ev": "next"}
         # a segment grown huge (not by the store) is read within the limit too
         fs = FakeFlash({SEG1: content})
-        records, damaged = Store(fs=fs, log_limit=4096).read_log()
+        records, damaged = read_log(Store(fs=fs, log_limit=4096))
         assert damaged >= 1 and len(records) <= (4096 + LINE_MAX) // 10
 
 
@@ -61,8 +62,8 @@ def test_an_overlong_record_is_logged_as_too_long():
     fs = FakeFlash()
     s = Store(fs=fs)
     assert s.log({"ev": "huge", "data": "x" * 2000})
-    assert s.read_log() == ([{"ev": "too long", "was": "huge"}], 0)
-    assert Store(fs=fs.reboot()).read_log() == ([{"ev": "too long", "was": "huge"}], 0)
+    assert read_log(s) == ([{"ev": "too long", "was": "huge"}], 0)
+    assert read_log(Store(fs=fs.reboot())) == ([{"ev": "too long", "was": "huge"}], 0)
 
 
 def test_segments_start_by_size_and_are_named_by_their_first_record():
@@ -77,7 +78,7 @@ def test_segments_start_by_size_and_are_named_by_their_first_record():
     assert len(names) >= 3 and all(len(fs.flash[n]) <= 500 for n in names)
     firsts = [json.loads(fs.flash[n].split(b"\n")[0])["seq"] for n in names]
     assert names == [segment(f) for f in firsts]
-    assert [r["n"] for r in Store(fs=fs, log_limit=2000).read_log()[0]] == list(range(30))
+    assert [r["n"] for r in read_log(Store(fs=fs, log_limit=2000))[0]] == list(range(30))
 
 
 def test_a_failing_flash_never_raises():
@@ -86,7 +87,7 @@ def test_a_failing_flash_never_raises():
     s = Store(fs=fs)
     assert s.load_settings() == (config.defaults(), "settings reset")
     assert opened(s) == (None, "")
-    assert s.read_log() == ([], 3)
+    assert read_log(s) == ([], 3)
     assert s.save_settings(GOOD) is False
     assert s.commit([{"ev": "x"}], GOOD, "d") is False and s.log({"ev": "y"}) is False
     assert s.housekeep() is False and s.flush() is False and s.ack(1, "0" * 12)
@@ -164,7 +165,7 @@ def test_log_files_and_each_give_the_export_every_line_as_on_flash():
             bad, at = logread.each(fs, name, texts.append, True, 0, at, 3)
             assert len(texts) <= 3 and bad == 0
             lines += texts
-    assert lines == s.read_log(raw=True)[0]
+    assert lines == read_log(s, raw=True)[0]
     assert [json.loads(x)["seq"] for x in lines] == list(range(1, 41))
 
 
@@ -187,7 +188,7 @@ def test_lock_records_past_the_soft_limit_are_counted_never_written_into_the_res
         n += 1
         assert s.commit([{"ev": "draw", "ms": n, "n": n, "pad": "x" * 60}, {"ev": "probe", "n": n}])
         assert s.flush()
-        if s.read_log()[0][-1] != {"ev": "probe", "n": n}:
+        if read_log(s)[0][-1] != {"ev": "probe", "n": n}:
             break
     assert "lock" not in KEPT and s.room_for_action()
     size = sum(len(v) for p, v in fs.flash.items() if p.startswith(config.LOG_DIR))
@@ -197,11 +198,11 @@ def test_lock_records_past_the_soft_limit_are_counted_never_written_into_the_res
         assert s.commit([dict(lock(0), ms=i)])
     assert s.flush() and s.room_for_action()
     assert sum(len(v) for p, v in fs.flash.items() if p.startswith(config.LOG_DIR)) == size
-    records = s.read_log()[0]
+    records = read_log(s)[0]
     assert not [r for r in records if r["ev"] in ("lock", "repeat")]
-    assert s.ack(*s.last()) is None
+    assert s.ack(*last(s)) is None
     assert s.commit([{"ev": "end", "ms": 1, "outcome": "stopped"}]) and s.flush()
-    after = s.read_log()[0][len(records):]  # the count, the run's tail (room now), the end
+    after = read_log(s)[0][len(records):]  # the count, the run's tail (room now), the end
     assert [r["ev"] for r in after] == ["dropped", "repeat", "end"]
     assert after[0]["n"] + after[1]["x"] == 600 + 300 + 1  # the tries, and the probe before
 
@@ -222,5 +223,5 @@ def test_play_the_bench_and_damage_still_take_the_reserve_and_a_full_log_refuses
         assert s.commit([{"ev": ev, "ms": n}])
     assert not s.room_for_action()
     assert s.flush() or s.logfile.full
-    evs = [r["ev"] for r in Store(fs=fs.reboot(), log_limit=8192).read_log()[0]]
+    evs = [r["ev"] for r in read_log(Store(fs=fs.reboot(), log_limit=8192))[0]]
     assert evs[-5:] == ["bench", "seed", "damage", "referee", "end"] or s.logfile.full

@@ -17,6 +17,7 @@ from conftest import FIRMWARE
 from fakeflash import FakeFlash
 from storekit import (ACTION, BAD_LINES, FAST, GOOD, LIMIT, LOG, LOG1, LOG_GOOD, SEG1, SETTINGS,
                       as_older_firmware, chain_ok, distinct, opened, sealed, segments)
+from storelog import last, read_log
 
 
 def test_leftover_tmp_files_and_a_half_made_journal_folder_are_removed():
@@ -36,7 +37,7 @@ def test_leftover_tmp_files_and_a_half_made_journal_folder_are_removed():
     settings, notice = s.load_settings()
     assert settings["ranks"] == 5 and notice is None
     assert opened(s) == (None, "d") and s.take_notices() == []
-    assert s.read_log() == ([{"ev": "draw", "n": 1}], 0)
+    assert read_log(s) == ([{"ev": "draw", "n": 1}], 0)
     assert sorted(fs.flash) == sorted(set(kept) | set(segments(fs)))
 
 
@@ -51,7 +52,7 @@ def test_a_power_cut_while_the_boot_moves_an_older_firmwares_settings_loses_none
     assert s.save_settings(mine)
     for i in range(5):
         assert s.commit([{"ev": "draw", "n": i}], hint="d")
-    assert s.flush() and s.ack(*s.last()) is None
+    assert s.flush() and s.ack(*last(s)) is None
     exported = s.logfile.exported
     as_older_firmware(fs)
     assert {"settings.json", "log.exported"} <= set(fs.listdir(""))
@@ -81,18 +82,18 @@ def test_a_power_cut_while_the_boot_moves_an_older_firmwares_segments_loses_no_r
     for i in range(40):
         assert s.commit([{"ev": "draw", "n": i, "pad": "p" * 60}], hint="d")
     assert s.flush()
-    logged = s.read_log()[0]
+    logged = read_log(s)[0]
     assert len(segments(fs)) >= 3
     as_older_firmware(fs)
     assert sum(1 for n in fs.listdir("") if n.startswith("log.0")) >= 3
     fs = fs.reboot()
     fs.chip.record()
     s = Store(fs=fs, log_limit=LIMIT, segment=LIMIT // 4)
-    assert s.read_log() == (logged, 0)
+    assert read_log(s) == (logged, 0)
     booted = 0
     for n, mode, image in distinct(fs.chip.cuts()):
         again = Store(fs=FakeFlash(image=image), log_limit=LIMIT, segment=LIMIT // 4)
-        assert again.read_log() == (logged, 0), (n, mode)
+        assert read_log(again) == (logged, 0), (n, mode)
         assert chain_ok(again), (n, mode)
         assert not any(n.startswith("log.0") for n in again.fs.listdir("")), (n, mode)
         assert len(segments(again.fs)) >= 3
@@ -126,7 +127,7 @@ def test_an_older_firmwares_journal_folders_in_the_root_are_moved_into_the_journ
     assert opened(s)[1] == "d%d" % (SLOTS + 1)
     assert [n for n in s.fs.listdir("") if n.startswith("j0")] == []
     assert sorted(n for n in s.fs.listdir(J) if n.startswith("j")) == folders
-    assert s.read_log()[0] == [{"ev": "draw", "n": i} for i in range(1, SLOTS + 2)]
+    assert read_log(s)[0] == [{"ev": "draw", "n": i} for i in range(1, SLOTS + 2)]
     assert chain_ok(s)
 
 
@@ -147,7 +148,7 @@ def test_an_older_firmwares_four_slot_folders_are_read_whole_and_used_on():
     while s.housekeep():
         pass
     s = Store(fs=fs.reboot())
-    assert s.read_log() == ([{"ev": "draw", "n": q} for q in range(1, 9)], 0)
+    assert read_log(s) == ([{"ev": "draw", "n": q} for q in range(1, 9)], 0)
     assert opened(s)[1] == "e8" and chain_ok(s)
     assert not [p for p in s.fs.flash if p.startswith("j0") or p.endswith(("/x", ".tmp/0"))]
 
@@ -158,7 +159,7 @@ def test_a_file_where_the_journal_folder_goes_is_replaced_by_the_folder():
     assert s.load_settings() == (GOOD, None)
     assert s.commit([{"ev": "draw", "n": 1}], hint="d")
     s = Store(fs=fs.reboot())
-    assert opened(s)[1] == "d" and s.read_log() == ([{"ev": "draw", "n": 1}], 0)
+    assert opened(s)[1] == "d" and read_log(s) == ([{"ev": "draw", "n": 1}], 0)
     assert s.fs.stat("journal")[0] == 0x4000
 
 
@@ -181,7 +182,7 @@ def test_a_power_cut_while_the_boot_moves_older_folders_loses_no_record():
     for n, mode, image in distinct(fs.chip.cuts()):
         again = Store(fs=FakeFlash(image=image))
         assert opened(again)[1] == "d%d" % (len(drawn) - 1), (n, mode)
-        assert [r for r in again.read_log()[0] if r.get("ev") == "draw"] == drawn, (n, mode)
+        assert [r for r in read_log(again)[0] if r.get("ev") == "draw"] == drawn, (n, mode)
         assert chain_ok(again) and again.fs.listdir("").count("journal") == 1
         booted += 1
     assert booted > 20
@@ -205,7 +206,7 @@ def test_a_bad_line_in_older_firmwares_log_is_counted_when_it_is_migrated(name, 
     lines.insert(3, BAD_LINES[name])
     fs = FakeFlash({where: b"\n".join(lines) + b"\n"})
     s = Store(fs=fs)
-    records, damaged = s.read_log()
+    records, damaged = read_log(s)
     migrated = {"ev": "migrated", "records": 6, "damaged": 1}
     damage = {"ev": "damage", "file": LOG, "why": "1 bad lines"}
     assert records == LOG_GOOD + [migrated, damage] and damaged == 0
@@ -220,7 +221,7 @@ def test_random_lines_in_the_log_lose_no_good_record(items):
                        for i in items)
     fs = FakeFlash({LOG: content})
     s = Store(fs=fs)
-    records, damaged = s.read_log()  # older firmware's log: migrated, its damage counted once
+    records, damaged = read_log(s)  # older firmware's log: migrated, its damage counted once
     it = iter(records)
     assert all(any(r == {"n": i} for r in it) for i in items if isinstance(i, int))
     migrated = [r for r in records if r.get("ev") == "migrated"]

@@ -17,6 +17,7 @@ from carddraw.store import Store
 from fakeflash import FakeFlash, PowerCut
 from storekit import (CODE, FAST, GOOD, KEPT, RANDOM, SETTINGS, damage_records, entries_on, opened,
                       valid_settings)
+from storelog import read_log
 
 
 def test_settings_changed_in_a_pass_come_from_the_journal_then_from_settings_json():
@@ -155,7 +156,7 @@ def test_no_settings_file_is_a_fresh_device_not_damage():
     s = Store(fs=fs)
     assert s.load_settings() == (config.defaults(), None)
     assert opened(s) == (None, "")
-    assert s.read_log() == ([], 0)
+    assert read_log(s) == ([], 0)
     assert s.take_notices() == []
     # the defaults written at once, so that later idle passes only ever rewrite the file
     assert list(fs.flash) == [SETTINGS]

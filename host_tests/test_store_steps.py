@@ -9,6 +9,7 @@ from carddraw.journal import DIR as J
 from carddraw.store import Store
 from fakeflash import FakeFlash
 from storekit import LIMIT, Changes, a_day_at_the_table, logchain
+from storelog import last, read_log
 
 
 def test_each_housekeeping_step_changes_one_file_or_folder():
@@ -71,7 +72,7 @@ def test_no_idle_pass_erases_twice_and_no_pass_with_a_slot_erases_at_all():
             idle_most = max(idle_most, c.erases)
     assert idle_most == 1 and pages == {1, 2} and commits > 200
     assert len(fs.listdir(J)) <= 4       # folders come and go: the current, the ready, ...
-    records, damaged = Store(fs=fs.reboot()).read_log()
+    records, damaged = read_log(Store(fs=fs.reboot()))
     assert [r["n"] for r in records if r.get("ev") == "draw"] == list(range(240)) and not damaged
 
 
@@ -105,8 +106,8 @@ def test_an_exported_segment_goes_in_an_idle_step_of_its_own():
             if set(segs) - set(s.logfile.segs):
                 removals.append((fs.n - before, len(opened)))
     assert first not in s.logfile.segs and len(removals) >= 2 and set(removals) == {(1, 0)}
-    records = [r["n"] for r in Store(fs=fs.fs.reboot(), log_limit=LIMIT,
-                                     segment=LIMIT // 4).read_log()[0] if r.get("ev") == "draw"]
+    records = [r["n"] for r in read_log(Store(fs=fs.fs.reboot(), log_limit=LIMIT,
+                                     segment=LIMIT // 4))[0] if r.get("ev") == "draw"]
     assert records[-40:] == list(range(i, i + 40))
 
 
@@ -133,9 +134,9 @@ def test_an_idle_pass_seals_a_few_records_and_a_backlog_goes_over_several():
     while s.housekeep():
         pass
     assert max(grew) == HOLD_MOST and sum(grew) == len(sent) + 1 and len(grew) >= 3
-    records, damaged = Store(fs=s.fs.reboot()).read_log()
+    records, damaged = read_log(Store(fs=s.fs.reboot()))
     assert records[-len(sent):] == sent and damaged == 0
-    lines, _ = Store(fs=s.fs.reboot()).read_log(raw=True)
+    lines, _ = read_log(Store(fs=s.fs.reboot()), raw=True)
     assert logchain.verify(lines)[0]
 
 
@@ -179,7 +180,7 @@ def test_a_settings_write_erases_once_at_most_whatever_the_folder_holds():
                         lock_fails=rnd.randrange(0, 10000))
         assert s.commit([], settings, "x")
         if i % 10 == 9:
-            assert s.log({"ev": "draw", "n": i}) and s.ack(*s.last()) is None  # log.exported
+            assert s.log({"ev": "draw", "n": i}) and s.ack(*last(s)) is None  # log.exported
         while True:
             j = s.settings.j
             with fs.chip.counting() as c:

@@ -9,6 +9,7 @@ from carddraw import config
 from carddraw.store import Store
 from conftest import ROOT
 from storekit import GOOD, SETTINGS, chain_ok, logchain, opened
+from storelog import last, read_log
 
 
 def test_real_os_round_trip(tmp_path):
@@ -21,11 +22,11 @@ def test_real_os_round_trip(tmp_path):
         assert s.commit([start] if i == 40 else [{"ev": "draw", "n": i}], hint="d")
         s.housekeep()
         if i == 30:
-            assert s.ack(*s.last()) is None  # the bench saved records up to here
+            assert s.ack(*last(s)) is None  # the bench saved records up to here
     s2 = Store(root=root, log_limit=2000)
     assert s2.load_settings() == (dict(GOOD, ranks=7), None)
     assert opened(s2) == ([start] + [{"ev": "draw", "n": i} for i in range(41, 60)], "d")
-    records, damaged = s2.read_log()
+    records, damaged = read_log(s2)
     ns = [r.get("n") for r in records]
     assert damaged == 0 and 0 < ns[0] <= 31                  # exported ones went
     assert ns == list(range(ns[0], 40)) + [None] + list(range(41, 60))
@@ -47,7 +48,7 @@ def test_real_os_round_trip(tmp_path):
     s3 = Store(root=root, log_limit=2000)  # the journal's entries after settings.json went
     assert s3.load_settings() == (config.defaults(), "settings reset")
     assert not os.path.exists(root + SETTINGS + ".tmp") and not os.path.exists(root + "j000099.tmp")
-    records, damaged = Store(root=root, log_limit=2000).read_log()
+    records, damaged = read_log(Store(root=root, log_limit=2000))
     assert damaged == 1
     assert records[-1] == {"ev": "damage", "file": SETTINGS, "why": "not json: UnicodeDecodeError"}
 
@@ -58,6 +59,7 @@ from carddraw.store import Store
 gc.collect(); m1 = gc.mem_alloc()
 from carddraw import config
 R = {"import_bytes": m1 - m0}
+from storelog import last, read_log
 # the VM's os.rename replaces an existing file, as littlefs does: the store relies on it
 for n, d in (("/ra", b"A"), ("/rb", b"BB")):
     f = open(n, "wb"); f.write(d); f.close()
@@ -78,19 +80,19 @@ gc.collect(); R["log_50_bytes_kept"] = gc.mem_alloc() - m2
 s.flush()  # one store writes: the readers below find nothing left to move ...
 while s.housekeep():  # ... nor a journal folder half made (a boot removes one)
     pass
-recs, bad = Store(root="/st/", log_limit=6000).read_log()
+recs, bad = read_log(Store(root="/st/", log_limit=6000))
 R["ns"] = [r["n"] for r in recs]
 R["bad"] = bad
 segs = sorted(os.listdir("/st/log"))
 R["sizes"] = [os.stat("/st/log/" + n)[6] for n in segs]
-R["ack"] = s.ack(*s.last())
+R["ack"] = s.ack(*last(s))
 start = {"ev": "start", "ms": 7, "skill": "scan"}
 for i in range(50, 60):
     s.commit([start] if i == 55 else [{"ev": "draw", "n": i, "card": "green"}], good, "")
 s.flush()
 R["lines"] = []
-Store(root="/st/", log_limit=6000).read_log(R["lines"].append, True)
-R["hash_ok"] = s.last()[1] == R["lines"][-1][-14:-2]
+read_log(Store(root="/st/", log_limit=6000), R["lines"].append, True)
+R["hash_ok"] = last(s)[1] == R["lines"][-1][-14:-2]
 records, hint = Store(root="/st/").open_action()
 R["open"] = [list(records), hint]  # a generator: the records one at a time
 R["files"] = sorted(os.listdir("/st"))
@@ -110,9 +112,9 @@ folder = [n for n in os.listdir("/st") if n.startswith("j")][-1]
 f = open("/st/" + folder + "/3", "wb"); f.write(b'{"j":99,"q":1'); f.close()
 os.mkdir("/st/j000099.tmp")
 s = Store(root="/st/", log_limit=6000)
-R["damaged"] = [s.load_settings(), s.open_action()[1], s.log({"ev": "boot"}), s.read_log()[1],
+R["damaged"] = [s.load_settings(), s.open_action()[1], s.log({"ev": "boot"}), read_log(s)[1],
                 s.take_notices()]
-R["after"] = [Store(root="/st/").load_settings()[1], {"ev": "boot"} in Store(root="/st/").read_log()[0]]
+R["after"] = [Store(root="/st/").load_settings()[1], {"ev": "boot"} in read_log(Store(root="/st/"))[0]]
 R["left"] = [n for n in os.listdir("/st") if n.endswith(".tmp") or n == "action.json"]
 # settings.json written whole on the VM's filesystem (the web app's): the process stopped at
 # each call that changes a file (an open for writing empties it at once here) leaves the
@@ -165,7 +167,7 @@ RESULT = R
 
 
 def test_store_in_the_micropython_vm(vm):
-    r = vm(VM_SCRIPT)
+    r = vm(VM_SCRIPT, libs=[os.path.join(ROOT, "host_tests", "vmlib")])
     assert r["rename_replaces"] is True
     assert r["fresh"] == [True, None, [None, ""]]
     assert r["saves"] == [True, True] and r["settings_ok"] and r["settings"][1] is None

@@ -9,6 +9,7 @@ from carddraw import config, protocol
 from carddraw.store import Store
 from fakeflash import FakeFlash
 from powerbench import SEGMENT, START, Bench, boot
+from storelog import read_log
 
 
 def attack(lines, settings, pause=False):
@@ -62,7 +63,7 @@ def test_the_usb_re_roll_attack_finds_no_fresh_card(pause):
         if done_by(n, mode) >= shown_at:                # the laptop saw the card
             revealed += 1
             assert c.action.draws == 1 and c.play.card == card, (n, mode)
-            draws_logged = [r for r in store.read_log()[0] if r["ev"] == "draw"]
+            draws_logged = [r for r in read_log(store)[0] if r["ev"] == "draw"]
             assert [r["card"] for r in draws_logged] == [card]
         elif c.action.draws == 1:                       # on flash, not yet seen: the same card
             assert c.play.card == card
@@ -110,7 +111,7 @@ def test_the_usb_code_guess_attack_leaves_every_try_counted(monkeypatch):
     for n, mode, image in fs.chip.cuts():
         cuts += 1
         app, store, fs2 = boot(image)
-        recs = store.read_log()[0]
+        recs = read_log(store)[0]
         opened = [r["fails"] for r in recs if r["ev"] == "lock" and r["result"] == "open"]
         counted = max([app.controller.settings["lock_fails"]] + opened)
         assert counted >= sum(1 for at in wrong_at if at <= done_by(n, mode)), (n, mode)

@@ -144,7 +144,7 @@ async def again():
     task.cancel()
     await asyncio.sleep_ms(0)
 await again()
-records = app2.store.read_log()[0]
+records = read_log(app2.store)[0]
 out["resume_logged"] = [x for x in records if x["ev"] == "resume"][-1:]
 RESULT = out
 """, libs=[SIM, VMLIB])

@@ -9,7 +9,6 @@ from . import config, settings as known
 from .logread import dumps
 
 MISSING = "missing"
-SETTINGS_MAX = 4096  # bytes read at most from the settings file
 
 
 class OsFs:
@@ -121,31 +120,31 @@ class SettingsFile:
         self.path = root + config.SETTINGS_FILE
         self.settings = None  # as flash holds them (the file, then the journal's changes)
         self.j = 0            # the newest journal entry whose changes the file holds
-        self.why = None       # why the file was unreadable (MISSING: none yet) ...
-        self.bad = []         # ... or its bad fields: until load_settings reports them once
+        self.why = None       # why the file was unreadable (MISSING: none yet), or "bad " and
+                              # its bad fields: until load_settings reports it once
         self.spare = False    # settings.json.tmp made empty in an idle step, for checkpoint
 
     def read(self):
         """settings.json read and checked -> (settings, the entry number it is as of, why it
-        is unreadable or None, its bad fields)."""
-        data, why = read_json(self.fs, self.path, SETTINGS_MAX)
+        is unreadable, or "bad " and its bad fields, or None)."""
+        data, why = read_json(self.fs, self.path, 4096)  # bytes at most
         if why is None and not isinstance(data, dict):
             why = "not an object"
         if why is not None:
-            return config.defaults(), 0, why, []
+            return config.defaults(), 0, why
         s, bad = known.check(data)  # the controller uses the same check
         j = data.get("j")
-        return s, j if type(j) is int else 0, None, bad
+        return s, j if type(j) is int else 0, "bad " + ",".join(bad) if bad else None
 
     def load(self, changes):
         """The file read (the boot, once), then the journal's changes ([entry number,
         settings changed], in entry order) over it where newer than it; the whole dict
         checked again (a change may be damaged as a file may)."""
-        self.settings, self.j, self.why, self.bad = self.read()
+        s, self.j, self.why = self.read()
         for number, changed in changes:
             if number > self.j and isinstance(changed, dict):
-                self.settings.update(changed)
-        self.settings = known.check(self.settings)[0]
+                s.update(changed)
+        self.settings = known.check(s)[0] if changes else s  # read() checked the file's
 
     def changes(self, settings):
         """The settings of a pass (a whole dict, or None) that differ from flash's, or None."""

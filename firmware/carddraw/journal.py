@@ -40,7 +40,6 @@ DIR = "journal/"
 # journal holds them, up to this (then a pass's commit is refused: "log full: export").
 FOLDERS_MOST = 8
 KEPT_MOST = LOG_QUEUE  # records the entries keep in RAM for the move, at most (else read again)
-PIECE = 128            # bytes an entry's line is read at a time (read_line)
 
 
 def folder_number(name):
@@ -83,19 +82,21 @@ class Journal:
         `done`). -> (damaged lines, the newest entry's hint, [entry number, settings changed]
         for each entry that changed some, in order)."""
         fs = self.fs
-        self.folders, self.entries, self.kept, self.used = [], [], 0, 0  # afresh: a 2nd try
+        folders = self.folders = []
+        entries = self.entries = []
+        self.kept = self.used = 0  # afresh: a 2nd try
         for name in fs.listdir(self.root):
             n = folder_number(name)
             if n is not None:
-                self.folders.append(n)
+                folders.append(n)
             elif name.endswith(".tmp") and folder_number(name[:-4]) is not None:
                 remove_all(fs, self.root + name)
-        self.folders.sort()
+        folders.sort()
         bad = 0
         before = 0  # the slots used in the folder before the last
         newest = -1  # the newest entry's number, and its hint
         hint = ""
-        for n in self.folders:
+        for n in folders:
             path = self._folder(n) + "/"
             slots = 0
             for name in fs.listdir(path):
@@ -111,34 +112,33 @@ class Journal:
                         head = _head(f)
                         if head is None:
                             break  # slots are written in order: the rest are free
-                        keep = head["q"] + head["n"] - 1 > done \
-                            and self.kept + head["n"] <= KEPT_MOST
-                        kept = [] if keep else None
+                        count = head["n"]
+                        keep = head["q"] + count - 1 > done and self.kept + count <= KEPT_MOST
+                        kept = []
                         for r in _records(f, head):
                             if keep:
                                 kept.append(r)
                     finally:
                         f.close()
                     if keep:
-                        self.kept += len(kept)
-                    self.entries.append(Entry(head["j"], n, slot, head["q"], head["n"],
-                                              head.get("s"), kept))
+                        self.kept += count
+                    entries.append(Entry(head["j"], n, slot, head["q"], count, head.get("s"),
+                                         kept if keep else None))
                     if head["j"] >= newest:
                         newest, hint = head["j"], head.get("p", "")
                 except Exception:  # ValueError, UnicodeError, OSError: the entry is damaged
                     bad += 1
                 self.used = slot + 1
-        if len(self.folders) > 1 and self.used == 0:
-            self.ready = self.folders.pop()
+        if len(folders) > 1 and self.used == 0:
+            self.ready = folders.pop()
             self.used = before
-        self.entries.sort(key=lambda e: e.number)
+        entries.sort(key=lambda e: e.number)
         changes = []
-        for e in self.entries:
+        for e in entries:
             if e.settings is not None:
                 changes.append([e.number, e.settings])
                 e.settings = True  # the dict goes to the settings: RAM keeps only this
-        if self.entries:
-            self.next = self.entries[-1].number + 1
+            self.next = e.number + 1
         return bad, hint if isinstance(hint, str) else "", changes
 
     def records_after(self, done):
@@ -327,11 +327,11 @@ class Journal:
 
 
 def read_line(f):
-    """f.readline(LINE_MAX), in pieces of PIECE bytes: readline(n) sets n bytes aside before
+    """f.readline(LINE_MAX), in pieces of 128 bytes: readline(n) sets n bytes aside before
     it reads, and a block of 1 KB a line is what a fragmented heap runs out of first."""
-    line = f.readline(PIECE)
+    line = f.readline(128)
     while line and len(line) < LINE_MAX and line[-1] != 10:  # no newline yet
-        more = f.readline(min(PIECE, LINE_MAX - len(line)))
+        more = f.readline(min(128, LINE_MAX - len(line)))
         if not more:
             break
         line += more

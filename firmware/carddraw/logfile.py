@@ -89,7 +89,6 @@ class LogFile:
         # an append written and not closed yet: {"file", "size" written, and, once closed,
         # the log's "seq" and "prev"}
         self.held = None
-        self.reported = 0      # damaged lines the store last reported (once per new count)
 
     def path(self, first):
         return self.root + segment(first)
@@ -355,5 +354,7 @@ def _sealed(line):
     r = logread.record(line)
     if r is None or type(r.get("seq")) is not int:
         return None
-    h = logread.line_hash(line.decode().strip())
-    return (r["seq"], h) if h else None
+    text = line.decode().strip()  # its hash the last key
+    if text[-20:-14] == ',"h":"' and text[-2:] == '"}':
+        return r["seq"], text[-14:-2]
+    return None

@@ -9,8 +9,6 @@ from hashlib import sha256
 
 LINE_MAX = 1024      # bytes in one log line, its newline included; never more is written
 HASH_DIGITS = 12
-CHUNK = 256          # bytes read at a time: MicroPython's readline reads a byte per call
-SCAN_CHUNK = 512     # bytes read at a time when looking back for the last start
 
 
 def dumps(obj):
@@ -40,13 +38,6 @@ def seal(seq, prev, record):
     return (text[:-1] + ',"h":"' + h + '"}\n').encode(), h
 
 
-def line_hash(text):
-    """The hash at the end of a log line's text, or None."""
-    if text[-20:-14] == ',"h":"' and text[-2:] == '"}':
-        return text[-14:-2]
-    return None
-
-
 def lines(fs, path, start=0, budget=0):
     """Each line of a log file from byte `start` (where a line starts), as (its bytes, where
     the next line starts): a generator (close() it when stopping early: it holds the file
@@ -69,7 +60,7 @@ def lines(fs, path, start=0, budget=0):
             end = buf.find(b"\n")
             if end < 0:
                 if len(buf) < LINE_MAX:
-                    more = f.read(CHUNK)
+                    more = f.read(256)  # not readline: it reads a byte per call
                     if more:
                         buf += more
                         continue
@@ -144,7 +135,7 @@ def last_start(fs, path, size):
         pos = size
         later = b""
         while pos > 0:
-            n = min(SCAN_CHUNK, pos)
+            n = min(512, pos)
             pos -= n
             f.seek(pos)
             chunk = f.read(n) + later[:11]  # a match across the boundary

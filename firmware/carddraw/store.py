@@ -5,7 +5,7 @@
 #   journal.py   what a pass changed: one entry, one page program and no erase, on flash
 #                before the pass shows anything (the draw's pass too)
 #   logfile.py   the log's segments: records moved from the journal, sealed, written, room
-#   logread.py   a log line sealed; the log read back as a stream (resume, export, read_log)
+#   logread.py   a log line sealed; the log read back as a stream (resume, export)
 #   logroom.py   what the log takes: repeats counted, over its soft limit only play's
 #   flashfs.py   the filesystem; small files written whole (name.tmp, renamed over), and
 #                settings.json: read, checked, written whole in one step
@@ -14,13 +14,12 @@
 # (open_action, play.Play.replay). Everything read back is untrusted: damage gives defaults, a
 # short notice and a {"ev": "damage"} record. A flash error is never raised: it says "flash
 # error", commit returns False, the pass tries again. RAM is bounded whatever a player does:
-# the notices (NOTICES_MAX), the records a refusing flash holds back (config.LOG_QUEUE, more
+# the notices (8 at most), the records a refusing flash holds back (config.LOG_QUEUE, more
 # are counted), the journal's entries (journal.FOLDERS_MOST of SLOTS, records in RAM up to
 # KEPT_MOST), the segments (the log's limit over their size), an idle step's records
 # (logfile.HOLD_MOST), a reader's chunk and line (logread).
 from . import config, flashfs, journal, logfile, logread, logroom
 
-NOTICES_MAX = 8      # notices waiting for the screen
 OLDER = ["settings.json", "log.exported", "action.json"]  # an older firmware's, in the root
 
 
@@ -41,7 +40,7 @@ class Store:
         self.journal = journal.Journal(fs, root)
         self.settings = flashfs.SettingsFile(fs, root)
         self.room = logroom.Room(min(config.LOG_RESERVE, limit // 4), self.logfile, self.journal)
-        self._notices = []     # short texts for the screen (take_notices): NOTICES_MAX at most
+        self._notices = []     # short texts for the screen (take_notices): 8 at most
         self._opened = False
         self._seq = 1          # the next record's seq
         self._hint = ""        # the play's hint as flash holds it
@@ -55,19 +54,15 @@ class Store:
         the journal's changes after it; damage reported (a commit) once both are known."""
         sf = self.settings
         if self._open():
-            s = dict(sf.settings)
-            why, bad = sf.why, sf.bad
-            sf.why, sf.bad = None, []  # reported once
+            s, why = dict(sf.settings), sf.why
+            sf.why = None  # reported once
         else:  # a flash error: the file alone
-            s, _, why, bad = sf.read()
+            s, _, why = sf.read()
         notice = None
-        if bad:
-            why, notice = "bad " + ",".join(bad), "settings fixed"
-        elif why is not None and why != flashfs.MISSING:  # a fresh device has none
-            notice = "settings reset"
-        if notice:
+        if why and why != flashfs.MISSING:  # a fresh device has none
+            notice = "settings fixed" if why[:4] == "bad " else "settings reset"
             self.report(config.SETTINGS_FILE, why, notice)
-        if (notice or why == flashfs.MISSING) and self._opened:
+        if why and self._opened:
             sf.write(sf.j) or self.flash_error()  # repaired on flash, so the notice comes once; made
         return s, notice                # on a fresh device, so an idle pass only rewrites it
 
@@ -78,7 +73,7 @@ class Store:
             return False
         sf = self.settings
         sf.settings = dict(settings)
-        sf.why, sf.bad = None, []  # written whole: nothing left to report
+        sf.why = None  # written whole: nothing left to report
         self._tidy = False         # a journal folder may be done with now
         return sf.write(self.journal.next - 1) or self.flash_error()  # newer than the journal's changes
 
@@ -110,7 +105,8 @@ class Store:
             return self._refused()
         hint = self._hint if hint is None else hint
         changed = self.settings.changes(settings)
-        if not records and not changed and hint == self._hint:
+        if not records and not changed and (hint == self._hint or self._seq == 1):
+            self._hint = hint  # nothing logged ever (a fresh device): no play for it to be of
             return True
         held = self.journal
         try:
@@ -186,33 +182,7 @@ class Store:
         """Whether the log can hold a new action to its end (logroom.Room.for_action)."""
         return self._open() and self.room.for_action()  # a flash error: said, tried again
 
-    # -- the log, read back ------------------------------------------------------------------------
-    def read_log(self, each=None, raw=False):
-        """-> (records, damaged lines): every record, oldest first, without "seq" and "h"
-        (raw: each line's text). each(record): handed one by one (the firmware's way);
-        without, collected in a list (the host's tools and tests)."""
-        self.flush()
-        records = []  # type: list
-        log = self.logfile
-        bad = 0
-        for name in log.files():
-            bad += logread.each(self.fs, self.root + name, each or records.append, raw,
-                                log.limit + logread.LINE_MAX)[0]
-        if bad and bad != log.reported:  # once per new count, not at every read
-            log.reported = bad
-            self.report(config.LOG_FILE, "%d bad lines" % bad, "log damaged")
-        return records, bad
-
-    def last(self):
-        """-> (seq, hash) of the last record in the log: (0, "") for none."""
-        self.flush()
-        return self.logfile.seq, self.logfile.prev
-
-    def exported(self):
-        """The highest seq the bench acknowledged as saved (`log ack`)."""
-        self._open()
-        return self.logfile.exported
-
+    # -- the log's export acknowledged (read back whole: tools/vmlib/storelog.py) -------------
     def ack(self, seq, h):
         """The bench saved the log to record `seq`, whose hash is `h`: segments holding only
         saved records may go when room is needed. -> None, or why not."""
@@ -234,8 +204,9 @@ class Store:
 
     # -- notices, damage, flags ------------------------------------------------------------------
     def notice(self, text):
-        if len(self._notices) < NOTICES_MAX and (not self._notices or self._notices[-1] != text):
-            self._notices.append(text)
+        notices = self._notices
+        if len(notices) < 8 and (not notices or notices[-1] != text):
+            notices.append(text)
 
     def take_notices(self):
         """-> the notices queued (an empty list is the store's own: read, never changed)."""
@@ -315,9 +286,10 @@ class Store:
         except OSError:
             return self.flash_error()
         self._opened = True
-        self._seq = self.logfile.seq + 1
+        seq = self.logfile.seq
         for e in self.journal.entries:
-            self._seq = max(self._seq, e.last + 1)
+            seq = max(seq, e.last)
+        self._seq = seq + 1
         bad += damaged
         if bad:  # a commit: the settings are known by now
             self.report(config.LOG_FILE, "%d bad lines" % bad, "log damaged")

@@ -10,6 +10,7 @@ from carddraw.board import Board
 from carddraw.store import Store
 from carddraw.app import App
 from carddraw.rng import Rng
+from storelog import read_log  # noqa: F401 -- for the scripts (from app_harness import *)
 
 
 class Clock:

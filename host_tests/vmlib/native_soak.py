@@ -128,7 +128,9 @@ class Soak:
             self.draws += 1 if a is not started else a.draws - before
         self.events += 1
         if not self.events % EXPORT_EVERY:  # the referee exports the log (make logs), which
-            self.app.store.ack(*self.app.store.last())  # lets its oldest segments go
+            store = self.app.store  # lets its oldest segments go
+            store.flush()           # (the journal's records in the log: the export's last)
+            store.ack(store.logfile.seq, store.logfile.prev)
 
     def draw(self, n):
         """n draws through DRAW presses (a draw, its card shown, the next screen...)."""

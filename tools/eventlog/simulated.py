@@ -76,9 +76,13 @@ def simulate(devices, actions, folder, seed):
 
 
 def flash_lines(store):
-    """The log's lines as they are on flash, the way the bench exports them."""
-    lines, _ = store.read_log(raw=True)
-    return [ln.decode() if isinstance(ln, bytes) else ln for ln in lines]
+    """The log's lines as they are on flash, the way the bench exports them (logexport.py)."""
+    from carddraw.logread import each
+    store.flush()
+    lines = []
+    for name in store.logfile.files():
+        each(store.fs, store.root + name, lines.append, True)
+    return lines
 
 
 def export_name(device):
