@@ -77,12 +77,10 @@ class NewCode(Screen):
     code = ""
 
     def press(self, button):
-        ctl = self.ctl
-        if len(self.code) < settings.LOCK_MAX:
+        full = len(self.code) >= settings.LOCK_MAX  # 8 presses at most
+        if not full:
             self.code += button[0]
-            ctl.beep("click")
-        else:
-            ctl.beep("error")  # 8 presses at most
+        self.ctl.beep("error" if full else "click")
 
     def long(self, button):
         """Hold DRAW: save the code entered (4 to 8 presses); hold RANK: start over. (DRAW
