@@ -76,7 +76,7 @@ def test_ticks_helpers_survive_the_wrap():
 # -- Buttons --------------------------------------------------------------------------------------
 BOUNCE_SIM = """
 import random
-PERIOD = 1 << 30
+TICKS = 1 << 30   # the board's ticks_ms() period: the app's count runs past it, never wraps
 
 
 def press_levels(rng, bounce_in, hold, bounce_out):
@@ -95,7 +95,7 @@ def run(levels, poll_ms, phase, base):
     events = []
     t = phase
     while t < len(levels):
-        e = btn.update(levels[t], (base + t) % PERIOD)
+        e = btn.update(levels[t], base + t)
         if e:
             events.append((e, t))
         t += poll_ms
@@ -114,7 +114,7 @@ for poll_ms in (1, 5, 10, 20):
         for shape in range(4):
             for hold, want in ((90, "short"), (300, "short"), (1200, "long")):
                 levels = press_levels(rng, bounce, hold, rng.randrange(21))
-                base = (PERIOD - 700) if shape == 3 else 0     # across the ticks wrap
+                base = (TICKS - 700) if shape == 3 else 0      # past the ticks period
                 events = run(levels, poll_ms, rng.randrange(poll_ms), base)
                 runs += 1
                 kinds = [e for e, t in events]

@@ -1,29 +1,22 @@
 """One button's debounce and long-press logic, apart from the pin (pure: no machine, no time).
 
 board.Buttons reads the pins and feeds each Button its level; the tests feed levels and
-times straight in, on CPython or in the MicroPython VM.
+times straight in, on CPython or in the MicroPython VM. Times are the app's count in ms,
+which never wraps round (app.run re-anchors the board's ticks_ms, which does): plain
+subtraction here.
 """
 from . import config
-
-PERIOD = 1 << 30   # the board's ticks_ms() wraps round at this (MicroPython on the RP2040)
-
-
-def elapsed(end, start):
-    """end - start in ms, right across the ticks counter wrapping round: the same
-    arithmetic as time.ticks_diff, in small ints (half PERIOD, and PERIOD - 1 as its mask,
-    written out: the compiler folds them)."""
-    return ((end - start + (1 << 29)) & ((1 << 30) - 1)) - (1 << 29)
 
 
 class Button:
     """update(level, now_ms, has_long) takes the raw level (0 = pressed: the pin has a pull-up
     and the button joins it to GND) and returns "short", "long" or None:
-    - a level counts only once it has been steady for config.DEBOUNCE_MS, so contact bounce shorter
-      than that gives exactly one press and one release;
+    - a level counts only once it has been steady for config.DEBOUNCE_MS, so contact bounce
+      shorter than that gives exactly one press and one release;
     - has_long False (the screen on show gives this button no long press): "short" as soon as
       the press counts, the finger going down; its release is then silent;
-    - has_long True: "long" once, when a press has lasted config.LONG_PRESS_MS (its release then silent),
-      else "short" at the release;
+    - has_long True: "long" once, when a press has lasted config.LONG_PRESS_MS (its release
+      then silent), else "short" at the release;
     - a press already down at the first update (held at power-on) makes no event at all.
     """
 
@@ -43,14 +36,14 @@ class Button:
                 self.pressed = self._quiet = level == 0
             self.raw = level
             self._since = now_ms
-        elif (level == 0) != self.pressed and elapsed(now_ms, self._since) >= config.DEBOUNCE_MS:
+        elif (level == 0) != self.pressed and now_ms - self._since >= config.DEBOUNCE_MS:
             self.pressed = level == 0
             if self.pressed:
                 self._down_at = self._since
                 self._quiet = not has_long  # no long press here: act now, going down
                 return "short" if self._quiet else None
             return None if self._quiet else "short"
-        if self.pressed and not self._quiet and elapsed(now_ms, self._down_at) >= config.LONG_PRESS_MS:
+        if self.pressed and not self._quiet and now_ms - self._down_at >= config.LONG_PRESS_MS:
             self._quiet = True
             return "long"
         return None

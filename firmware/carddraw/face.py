@@ -5,11 +5,7 @@
 # notices on the bottom line, the battery icon, an error until the next press, and dimming
 # when nobody has pressed for a while. Pure but for the board it is given.
 from . import config, render
-
-try:
-    from micropython import const
-except ImportError:  # CPython (the tests, the tools): const(n) is n
-    const = int  # type: ignore[assignment]
+from .render import const  # micropython's (render's stand-in under CPython): one import
 
 _NOTICE_MS = const(4000)   # a notice (a damaged file, an error) stays this long on the bottom line
 _NOTICES_MAX = const(8)    # notices waiting; more are dropped (a repeat is never queued twice)

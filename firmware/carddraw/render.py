@@ -36,7 +36,7 @@ _MARK_X = const(94)  # the skill's mark, left of the battery icon
 _BAT_X = const(114)  # battery icon: a 12x6 outline at x 114-125, y 1-6, and a nub at x 126
 _CARD_W = const(22)  # the drawn card's width (32 px high, at x 0, y 24)
 _DECK_X = const((0, 37, 66, 95))  # the deck's cells: green and black may reach two digits
-_DECK_END = const((37, 66, 95, 128))
+_DECK_W = const((37, 29, 29, 33))  # their widths, to the next cell (the last to x 128)
 _STAGE_Y = const(23)  # the stage and the foot lines: from here down (the deck ends at y 22)
 _BIG = const("0123456789.%<>")
 # The pictures' columns (bit 0 the top pixel): _BIG's glyphs, 5 columns each (drawn 2x: 10x14
@@ -174,8 +174,7 @@ class Picture:
     def data(self):
         """Its fields as JSON-able data (the phone view draws them in HTML; the tests)."""
         d = {"kind": self.kind}
-        for name, value in self.__dict__.items():
-            d[name] = list(value) if isinstance(value, tuple) else value
+        d.update(self.__dict__)  # (a tuple goes into JSON as a list)
         return d
 
     def __eq__(self, other):
@@ -327,7 +326,7 @@ def deck(canvas, counts, before):
         if before is not None:
             if before[c] == counts[c]:
                 continue
-            canvas.fill_rect(_DECK_X[c], 9, _DECK_END[c] - _DECK_X[c], 14, 0)
+            canvas.fill_rect(_DECK_X[c], 9, _DECK_W[c], 14, 0)
         card(canvas, c if counts[c] else 4, _DECK_X[c], 9, 9, 14)
     for c in range(4):
         if before is None or before[c] != counts[c]:
@@ -364,9 +363,8 @@ def render(view, canvas, battery=None, last=None):
                     canvas.fill_rect(0, 8 * i, _W, 8, 0)
                 canvas.text(line[:COLS], 0, 8 * i, 1)
     if battery is not None and not drawn:
-        p = min(100, max(0, int(battery)))
         canvas.rect(_BAT_X, 1, 12, 6, 0)
         canvas.vline(_BAT_X + 12, 3, 2, 0)
-        w = (p + 5) // 10  # 0-10 px of charge inside the outline
+        w = min(10, max(0, (int(battery) + 5) // 10))  # 0-10 px of charge inside the outline
         if w:
             canvas.fill_rect(_BAT_X + 1, 2, w, 4, 0)
