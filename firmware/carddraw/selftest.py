@@ -47,7 +47,7 @@ PATTERN_MS = 1200     # the pattern, then its inverse
 GAP_MS = 300          # after each buzzer pattern
 BATTERY_MS = 2000
 PROMPT_MS = 20000     # a button not pressed within this is reported missing
-OK_MS = 600           # "RANK ok" stays this long
+_OK_MS = const(600)   # "RANK ok" stays this long
 MISS_MS = 1500        # ... and "RANK: no press"
 END_MS = 30000        # the result screen: a fresh DRAW press, or this long, starts the app
 BUZZER = ("click", "card", "warn", "success", "fail", "black", "error")
@@ -92,7 +92,7 @@ class SelfTest:
                     self.answered = True
                     if not ok:
                         self.missing.append(arg)
-                    self.until = now + (OK_MS if ok else MISS_MS)
+                    self.until = now + (_OK_MS if ok else MISS_MS)
                     board.buzzer.play("click" if ok else "error", now)
                     self._show("Buttons", "", ("%s ok" if ok else "%s: no press") % arg)
             elif kind == "buzzer" and board.buzzer.playing:
@@ -157,7 +157,6 @@ class SelfTest:
 
 
 # -- the bench's tests (protocol.test) -----------------------------------------------------
-TESTS = "test led COLOUR, test display, test button MS, test draws N, test end"
 TEST_NAMES = ("led", "display", "button", "draws", "end")
 _MAX_BUTTON_MS = const(60000)
 _MAX_DRAWS = const(10000)
@@ -170,7 +169,8 @@ def command(con, args, now):
     what = args[0].lower() if args else ""
     arg = args[1] if len(args) > 1 else None
     if what not in TEST_NAMES or len(args) > 2:
-        return {"error": "test needs one of: " + TESTS}
+        return {"error": "test needs one of: test led COLOUR, test display, test button MS, "
+                         "test draws N, test end"}
     if what == "draws":
         return draws(app, arg)
     if arg is not None and what in ("end", "display"):
