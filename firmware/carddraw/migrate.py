@@ -58,7 +58,8 @@ def _copy(store, names, path):
     Each old file is read up to an eighth of the log's limit (that firmware kept at most
     32 KB in each), so the copy always fits in the new log."""
     fs = store.fs
-    seq, prev = 1, ""  # the next seq, the last hash
+    seq = 1    # the next seq
+    prev = ""  # the last hash
     f = fs.open(path + ".tmp", "wb")
     try:
         def put(record):

@@ -173,7 +173,7 @@ def command(con, args, now):
                          "test draws N, test end"}
     if what == "draws":
         return draws(app, arg)
-    if arg is not None and what in ("end", "display"):
+    if arg is not None and (what == "end" or what == "display"):
         return {"error": "test %s takes no argument" % what}
     if what == "end":
         con.end_test()
