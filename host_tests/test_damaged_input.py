@@ -20,7 +20,7 @@ import pytest
 
 from carddraw import config, saved
 from carddraw.settings import check
-from carddraw.logroom import KEPT
+from carddraw.store import KEPT
 from carddraw.store import Store
 from test_controller_fuzz import figure
 from badinput import (ACTION, GOOD_ACTION, GOOD_LOG, GOOD_SETTINGS, LOG, LOG1, NOISE, SETTINGS,

@@ -16,7 +16,7 @@ from carddraw import config
 from carddraw.controller import Controller
 from carddraw.logfile import segment
 from carddraw.logfile import OLDER_LOG
-from carddraw.logroom import KEPT
+from carddraw.store import KEPT
 from carddraw.store import Store
 from fakeflash import FakeFlash
 from storelog import last, read_log
@@ -101,7 +101,7 @@ def test_history_is_never_dropped_before_it_was_exported():
     for r in ACTION_RECORDS:
         assert s.log(r)
     n = 0
-    while not s.logfile.full:  # play's records (logroom.KEPT) fill the log to its limit ...
+    while not s.logfile.full:  # play's records (store.KEPT) fill the log to its limit ...
         assert s.log({"ev": "draw", "ms": n, "n": n})
         s.housekeep()  # (the idle passes between draws move them into the segments)
         n += 1

@@ -1,6 +1,6 @@
 """The log read back (logread.py) and its segments (logfile.py): damaged lines skipped and
 counted, files read within a budget, segments by size, the export's lines; and what the log
-takes (logroom.py): repeats counted, over the soft limit only play's, the bench's and
+takes (store.Room): repeats counted, over the soft limit only play's, the bench's and
 damage's records written, a lock's refused tries never in the room held for an action."""
 import json
 
@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings as hsettings, strategies as 
 from carddraw import config, logread
 from carddraw.logfile import segment
 from carddraw.logread import LINE_MAX, seal
-from carddraw.logroom import KEPT
+from carddraw.store import KEPT
 from carddraw.store import Store
 from fakeflash import FakeFlash
 from storekit import (ACTION, BAD_LINES, GOOD, LOG, LOG1, LOG_GOOD, RANDOM, SEG1, SETTINGS,
@@ -137,9 +137,9 @@ _RECORD = st.dictionaries(_FIELD, st.one_of(st.integers(0, 2), st.sampled_from([
 
 @given(_RECORD, _RECORD)
 def test_records_are_repeats_when_equal_but_for_their_ms(a, b):
-    """logroom._alike (a run of repeats is counted, not logged) compares without copying: the
+    """store._alike (a run of repeats is counted, not logged) compares without copying: the
     same answer as comparing copies with "ms" taken out, and neither record is changed."""
-    from carddraw.logroom import _alike
+    from carddraw.store import _alike
     x, y = dict(a), dict(b)
     x.pop("ms", None)
     y.pop("ms", None)

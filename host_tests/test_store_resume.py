@@ -139,7 +139,7 @@ for r in records:
 records = None
 RESULT = {"count": count, "most": most, "first": first["ev"], "last": last, "hint": hint}
 """
-STORE_MODULES = ("config", "settings", "flashfs", "logread", "journal", "logfile", "logroom",
+STORE_MODULES = ("config", "settings", "flashfs", "logread", "journal", "logfile",
                  "store", "records")
 
 

@@ -199,7 +199,8 @@ class Journal:
     def write(self, seq, hint, settings, records):
         """One entry: records (dicts, the first number `seq`), the hint, the settings changed
         (or None), on flash when this returns (OSError if not)."""
-        head = {"j": self.next, "q": seq, "n": len(records), "p": hint}
+        count = len(records)
+        head = {"j": self.next, "q": seq, "n": count, "p": hint}
         if settings:
             head["s"] = settings
         head["r"] = list(map(pack, records))  # one line, one dumps
@@ -227,11 +228,11 @@ class Journal:
             f.write(text)
         finally:
             f.close()
-        keep = self.kept + len(records) <= KEPT_MOST
-        self.entries.append(Entry(self.next, n, slot, seq, len(records), bool(settings),
+        keep = self.kept + count <= KEPT_MOST
+        self.entries.append(Entry(self.next, n, slot, seq, count, bool(settings),
                                   list(records) if keep else None))
         if keep:
-            self.kept += len(records)
+            self.kept += count
         self.used = slot + 1
         self.next += 1
 

@@ -76,10 +76,9 @@ def lines(fs, path, start=0, budget=0):
             line = buf[:end + 1]
             buf = buf[end + 1:]
             at += end + 1
-            if skipping:
-                skipping = False
-            else:
+            if not skipping:
                 yield (line if len(line) <= LINE_MAX else None), at
+            skipping = False
     except OSError:
         yield None, None
     finally:

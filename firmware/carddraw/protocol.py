@@ -17,11 +17,7 @@ import json
 import select
 
 from . import config, lockcode, settings
-
-try:
-    from micropython import const
-except ImportError:  # CPython (the tests, the tools): const(n) is n
-    const = int  # type: ignore[assignment]
+from .render import const  # micropython's (render's stand-in under CPython): one import
 
 COMMANDS = ("press NAME, long NAME, wait MS, show, log, unlock CODE, lock; in bench mode: "
             "seed N, test led|display|button|draws|end, log ack SEQ HASH, maint "

@@ -13,11 +13,7 @@ passed" (or FAILED) and ends on a fresh press of DRAW or after END_MS. The resul
 log as {"ev": "selftest"}. protocol.py's docstring says what each bench test answers.
 """
 from . import config, deck, render, settings
-
-try:
-    from micropython import const
-except ImportError:  # CPython (the tests, the tools): const(n) is n
-    const = int  # type: ignore[assignment]
+from .render import const  # micropython's (render's stand-in under CPython): one import
 
 
 def pattern(d, invert):

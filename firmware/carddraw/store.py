@@ -1,31 +1,27 @@
 # What the device keeps on flash: the settings, the action log and the play's hint, so that a
 # power cut loses nothing that was shown. Pure file I/O: no machine, no time. The facade the
 # app and the tools use (a pass's commit, the idle passes' housekeeping a step at a time, the
-# notices, the room for an action) over its parts:
-#   journal.py   what a pass changed: one entry, one page program and no erase, on flash
-#                before the pass shows anything (the draw's pass too)
+# notices, what the log takes: Room, below) over its parts:
+#   journal.py   what a pass changed, on flash before it shows anything: one page, no erase
 #   logfile.py   the log's segments: records moved from the journal, sealed, written, room
 #   logread.py   a log line sealed; the log read back as a stream (resume, export)
-#   logroom.py   what the log takes: repeats counted, over its soft limit only play's
-#   flashfs.py   the filesystem; small files written whole (name.tmp, renamed over), and
-#                settings.json: read, checked, written whole in one step
+#   flashfs.py   the filesystem, small files written whole (settings.json checked)
 #   migrate.py   an older firmware's layout moved to this one (imported only then)
 # The action in play is never saved: the log is its record, played again after a power cut
 # (open_action, play.Play.replay). Everything read back is untrusted: damage gives defaults, a
 # short notice and a {"ev": "damage"} record. A flash error is never raised: it says "flash
 # error", commit returns False, the pass tries again. RAM is bounded whatever a player does:
-# the notices (8 at most), the records a refusing flash holds back (config.LOG_QUEUE, more
-# are counted), the journal's entries (journal.FOLDERS_MOST of SLOTS, records in RAM up to
-# KEPT_MOST), the segments (the log's limit over their size), an idle step's records
-# (logfile.HOLD_MOST), a reader's chunk and line (logread).
-from . import config, flashfs, journal, logfile, logread, logroom
+# 8 notices, config.LOG_QUEUE records a refusing flash holds back (more are counted), the
+# journal's entries (journal.py), the segments, an idle step's records (logfile.HOLD_MOST), a
+# reader's chunk and line (logread), repeats (only counted).
+from . import config, flashfs, journal, logfile, logread
 
 OLDER = ["settings.json", "log.exported", "action.json"]  # an older firmware's, in the root
 
 
 def older(name):
     """Whether a name in the store's folder is an older firmware's (migrate.py moves it)."""
-    return (name.startswith("log.") or name[:1] == "j" and "0" <= name[1:2] <= "9"
+    return (name.startswith("log.") or name[:1] == "j" and name[1:2].isdigit()
             or name in OLDER or name[:-4] in OLDER)
 
 
@@ -39,7 +35,7 @@ class Store:
                                        min(segment or config.LOG_SEGMENT, limit // 4), self.notice)
         self.journal = journal.Journal(fs, root)
         self.settings = flashfs.SettingsFile(fs, root)
-        self.room = logroom.Room(min(config.LOG_RESERVE, limit // 4), self.logfile, self.journal)
+        self.room = Room(min(config.LOG_RESERVE, limit // 4), self.logfile, self.journal)
         self._notices = []     # short texts for the screen (take_notices): 8 at most
         self._opened = False
         self._seq = 1          # the next record's seq
@@ -62,13 +58,12 @@ class Store:
         if why and why != flashfs.MISSING:  # a fresh device has none
             notice = "settings fixed" if why[:4] == "bad " else "settings reset"
             self.report(config.SETTINGS_FILE, why, notice)
-        if why and self._opened:
-            sf.write(sf.j) or self.flash_error()  # repaired on flash, so the notice comes once; made
-        return s, notice                # on a fresh device, so an idle pass only rewrites it
+        if why and self._opened:  # repaired: said once; made when missing: idle passes rewrite it
+            sf.write(sf.j) or self.flash_error()
+        return s, notice
 
     def save_settings(self, settings):
-        """settings.json written whole now (the bench, the tests; a pass commits its changes).
-        -> True once on flash."""
+        """settings.json written whole now (the bench, the tests). -> True once on flash."""
         if not self._open():
             return False
         sf = self.settings
@@ -78,9 +73,8 @@ class Store:
         return sf.write(self.journal.next - 1) or self.flash_error()  # newer than the journal's changes
 
     def open_action(self):
-        """-> (the log's last action's records from its start, or None; the play's hint).
-        The records stream (logread.last_action), a line's worth of RAM whatever the log
-        holds; nothing moved first. Read to the end, or closed at the store's next write."""
+        """-> (the log's last action's records from its start, or None; the play's hint):
+        a stream (logread.last_action), read to the end or closed at the store's next write."""
         self._stop_reading()
         if not self._open():
             return None, ""
@@ -111,7 +105,7 @@ class Store:
         held = self.journal
         try:
             if held.out_of_slots():  # passes answering presses used every slot: idle work now
-                while self._on(False) or self._drop():
+                while self._on(False) or held.drop(self.logfile.seq, self.settings.j):
                     pass
                 while held.prepare():
                     pass
@@ -138,8 +132,7 @@ class Store:
         return False
 
     def waiting(self):
-        """Records a refusing flash still holds back (the next commit tries them again)."""
-        return len(self._retry)
+        return len(self._retry)  # records a refusing flash holds back (tried again next)
 
     def log(self, record):
         """One record on flash now, outside a pass (boot's damage, the self-test)."""
@@ -147,22 +140,22 @@ class Store:
 
     def housekeep(self):
         """One step of the idle passes' work, an erase at most: the next slot opened, the
-        journal's records into the log or its settings into settings.json, a folder made or
-        dropped."""
+        journal's records or settings moved on, a journal folder made or dropped."""
         if self._tidy or not self._open():
             return False
         self._stop_reading()
         try:
-            work = (self.journal.open_next() or self._on(True) or self.journal.prepare()
-                    or self._drop())
+            held = self.journal
+            work = (held.open_next() or self._on(True) or held.prepare()
+                    or held.drop(self.logfile.seq, self.settings.j))
         except OSError:
             return self.flash_error()
         self._tidy = not work  # until the next journal entry: nothing to look at
         return work
 
     def moving(self):
-        """Whether housekeep() still moves journal records into the log (the export waits):
-        not once it found nothing to do (a full log takes no more)."""
+        """Whether housekeep() still moves journal records into the log (the export waits),
+        until it finds nothing to do (a full log takes no more)."""
         return self.logfile.held is not None or (
             self._opened and not self._tidy and self.journal.waiting(self.logfile.seq) > 0)
 
@@ -179,7 +172,7 @@ class Store:
         return not self.journal.waiting(self.logfile.seq)
 
     def room_for_action(self):
-        """Whether the log can hold a new action to its end (logroom.Room.for_action)."""
+        """Whether the log can hold a new action to its end (Room.for_action)."""
         return self._open() and self.room.for_action()  # a flash error: said, tried again
 
     # -- the log's export acknowledged (read back whole: tools/vmlib/storelog.py) -------------
@@ -202,14 +195,12 @@ class Store:
         self.flush()  # records waiting for room go now
         return None
 
-    # -- notices, damage, flags ------------------------------------------------------------------
-    def notice(self, text):
+    def notice(self, text):  # (for the screen: take_notices)
         notices = self._notices
         if len(notices) < 8 and (not notices or notices[-1] != text):
             notices.append(text)
 
-    def take_notices(self):
-        """-> the notices queued (an empty list is the store's own: read, never changed)."""
+    def take_notices(self):  # -> those queued (an empty list is the store's: never changed)
         notices = self._notices
         if notices:
             self._notices = []
@@ -227,8 +218,8 @@ class Store:
 
     def boots(self, failed=None):
         """The boots that failed in a row (config.BOOTS_FILE): failed True counts one more
-        (app.fatal), False puts it back to 0 (a boot that drew its first frame), None only
-        reads. -> the count before (0 for an unreadable file: it never stops a boot)."""
+        (app.fatal), False sets 0 (a first frame drawn), None reads. -> the count before (0
+        for an unreadable file: it never stops a boot)."""
         self._open()  # (its folder made on a fresh device)
         path = self.root + config.BOOTS_FILE
         count = flashfs.read_json(self.fs, path, 16)[0]
@@ -296,17 +287,113 @@ class Store:
         return True
 
     def _stop_reading(self):
-        if self._reading is not None:
+        if self._reading is not None:  # (open_action's)
             self._reading.close()
             self._reading = None
 
     def _on(self, hold):
-        """The journal's records into the log, or its settings into settings.json: a step
-        (hold) or a batch. -> whether there was work."""
+        """The journal's records or settings moved on, a step (hold) or a batch: -> work?"""
         return (self.logfile.move(self.journal, hold)
                 or self.settings.checkpoint(self.journal.entries))
 
-    def _drop(self):
-        """A step of dropping a journal folder whose entries the log and settings.json hold."""
-        return self.journal.drop(self.logfile.seq, self.settings.j)
 
+# -- what the log takes: room kept for the action in progress whatever a player repeats -------
+# A run of records alike but for their "ms" costs one {"ev": "repeat", "x": N} line per
+# config.LOG_REPEATS; over the soft limit (config.LOG_RESERVE, kept for an action to its end,
+# and a quarter more) only KEPT records are written, the others counted ({"ev": "dropped",
+# "n": N} once there is room); a log that cannot hold a new action to its end refuses new
+# actions (room_for_action), never an action's own records or its end.
+# play's records: never merged as repeats (the resume plays each again)
+PLAY = ("start", "draw", "redraw", "accept", "referee", "stop", "end", "helper_leaves",
+        "adjust", "undo", "chain")
+# written even over the soft limit: play, the bench's powers (bench mode, a seeded draw), damage
+# found at boot; not the lock's (refused tries never take the action's room)
+KEPT = PLAY + ("bench", "seed", "damage")
+
+
+class Room:
+    def __init__(self, reserve, log, journal):
+        self.reserve = reserve  # bytes kept free for an action to its end
+        self.log = log          # logfile.LogFile
+        self.journal = journal  # journal.Journal: what it holds for the log is counted
+        self.entry = -1         # the journal's next entry and the log's seq when the figure
+        self.seq = -1           # was worked out (compared, not a tuple: asked every pass)
+        self.room = 0
+        self.same = None        # the last record written: repeats of it are only counted
+        self.repeats = 0
+        self.repeat_ms = None
+        self.dropped = 0        # records only counted: over the soft limit, or a full queue
+        self.no_room = False    # room_for_action() said no: until an ack or a boot
+
+    def for_action(self):
+        """Whether the log can hold a new action to its end; once not, not until forget() or
+        a boot (the journal's records count at their largest: the figure would flicker)."""
+        if not self.no_room:
+            self.no_room = self.figure() < self.reserve
+        return not self.no_room
+
+    def forget(self):  # an export acknowledged (nothing else frees room): worked out anew
+        self.no_room = False
+        self.seq = -1
+
+    def figure(self):
+        """Bytes the log can still take less the journal's records (200 each, at most):
+        asked every pass at set-up, worked out anew when an entry or a move was made."""
+        if self.entry != self.journal.next or self.seq != self.log.seq:
+            self.entry, self.seq = self.journal.next, self.log.seq
+            self.room = self.log.free() - 200 * self.journal.waiting(self.log.seq)
+        return self.room
+
+    def merged(self, records):
+        """A pass's records as the log takes them (repeats, and records not KEPT over the
+        soft limit, counted): the caller's list when none was (a draw's pass allocates none)."""
+        if not self.repeats and not self.dropped:
+            for record in records:
+                if record.get("ev") not in PLAY:
+                    break
+            else:  # records of play only: nothing to count, all kept
+                self.same = None
+                return records
+        out = []
+        for record in records:
+            if record.get("ev") not in PLAY and _alike(record, self.same):
+                self.repeats += 1
+                self.repeat_ms = record.get("ms")
+                if self.repeats >= config.LOG_REPEATS:
+                    self._put(out, self._repeat())
+                continue
+            if self.repeats:
+                self._put(out, self._repeat())
+            self.same = record  # never changed after it is logged (the log seals a copy)
+            self._put(out, record)
+        return out
+
+    def _put(self, out, record):
+        """One record (or a repeat line: as the record it repeats) out, or counted."""
+        kept = (self.same if record.get("ev") == "repeat" else record).get("ev") in KEPT
+        if self.dropped or not kept:  # over the soft limit? (figure() is worked out once)
+            over = self.figure() < self.reserve + self.reserve // 4
+            if over and not kept:
+                self.dropped += record["x"] if record.get("ev") == "repeat" else 1
+                return
+            if self.dropped and not over:
+                out.append({"ev": "dropped", "n": self.dropped})
+                self.dropped = 0
+        out.append(record)
+
+    def _repeat(self):
+        r = {"ev": "repeat", "x": self.repeats}
+        if self.repeat_ms is not None:
+            r["ms"] = self.repeat_ms
+        self.repeats = 0
+        return r
+
+
+def _alike(record, other):
+    """Whether two records are the same but for their "ms" (no copy of either is made)."""
+    if other is None or len(record) - ("ms" in record) != len(other) - ("ms" in other):
+        return False
+    for name in record:
+        if name != "ms" and (name not in other or record[name] != other[name]):
+            return False
+    return True
