@@ -150,7 +150,7 @@ class LogFile:
             f.close()
 
     # -- writing ------------------------------------------------------------------------------
-    def move(self, journal, hold=False):
+    def move(self, journal, hold):
         """The journal's records into the log: an append left open closed, or the next
         records (HOLD_MOST at most, up to a gap) sealed and written: one step of it (hold: an
         idle pass's: one change to the filesystem, an erase at most: an exported segment
