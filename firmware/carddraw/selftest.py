@@ -244,7 +244,7 @@ class Test:
 
     def press(self, con, name, kind):
         """A physical press: answers `test button`, and ends the test either way."""
-        if self.button_ms and con.wait_until is not None:
+        if self.button_ms:  # `test button`: its wait holds the queue until now
             con.wait_until = None
             con.reply({"ok": "button", "button": name, "kind": kind})
         con.end_test()
