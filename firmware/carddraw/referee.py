@@ -87,17 +87,17 @@ class NewCode(Screen):
         alone is a press of the code, so saving takes a long press; hold STOP cancels, as on
         every referee screen.)"""
         ctl = self.ctl
+        code = self.code
+        self.code = ""  # either way the entry starts over
         if button == "DRAW":
-            said, recovery = ctl.lockout.keep(self.code)
-            self.code = ""
+            said, recovery = ctl.lockout.keep(code)
             if said is None:  # the recovery code, shown this once: write it down
                 ctl.say("Code saved", "Recovery code, for a wait after wrong codes: %s %s %s"
                         % (recovery[:4], recovery[4:8], recovery[8:]),
                         RefMenu(ctl, self.back), "click")
             else:
                 ctl.say("Not saved", said + ".")
-        elif button == "RANK":
-            self.code = ""
+        else:  # RANK (hold STOP never comes here: the controller leaves)
             ctl.beep("click")
 
     def lines(self):
