@@ -170,9 +170,8 @@ class RefMenu(Menu):
             ctl.change("frozen", frozen)
             ctl.record("settings", frozen=frozen)
             ctl.say("Task frozen" if frozen else "Task unfrozen",
-                    "Cards, needed, bonus, auto, redraws, referee and timing stay for every "
-                    "action." if frozen else "Anyone may set the task again.", Setup(ctl),
-                    "click")
+                    "The task is set for every action until unfrozen." if frozen  # 5 lines fit
+                    else "Anyone may set the task again.", Setup(ctl), "click")
 
     def stop(self):
         self.ctl.leave()
