@@ -101,7 +101,8 @@ def test_windows_writes_and_byte_counts():
         step("again")
         d.fill_rect(0, 8, 128, 56, 0)                # pages 1 to 7: page by page
         step("seven_pages")
-        d.force()
+        d.sleep(True)                                # woken: the whole frame again
+        d.sleep(False)
         step("forced")
         out["total"] = sum(shown)
         out["sim_total"] = SIM.i2c_data_bytes
@@ -132,7 +133,7 @@ def test_show_allocates_nothing():
                 pass
             def writevto(self, addr, vector, stop=True):
                 pass
-        d = SSD1306(Bus())
+        d = SSD1306(Bus(), 128, 64, 0x3C)
         used = [0]
         def show():
             before = gc.mem_alloc()
@@ -147,7 +148,8 @@ def test_show_allocates_nothing():
                 if i % 5 == 0:
                     d.hline(0, 20, 128, i & 1)       # a whole page
                 if i % 7 == 0:
-                    d.force()                        # the whole frame
+                    d.sleep(True)                    # woken: the whole frame
+                    d.sleep(False)
                 total += show()
             total += show()                          # nothing changed
             return total
@@ -170,7 +172,7 @@ def test_a_span_lost_to_a_bus_error_is_sent_next_frame():
         out = {}
         for name, draw in (("span", lambda: d.fill_rect(0, 0, 8, 8, 1)),
                            ("page", lambda: d.hline(0, 30, 128, 1)),
-                           ("forced", d.force)):
+                           ("forced", lambda: (d.sleep(True), d.sleep(False)))):
             draw()
             SIM.i2c_fail = 1
             try:

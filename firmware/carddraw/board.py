@@ -71,8 +71,7 @@ class Led:
                 pwm.append(PWM(Pin(config.LED_PINS[c]), freq=config.LED_PWM_FREQ, duty_u16=0,
                                invert=kind == "rgb_anode"))
         else:
-            raise ValueError("config.LED_KIND must be rgb, rgb_anode or neopixel, not %r"
-                             % (kind,))
+            raise ValueError("LED_KIND must be rgb, rgb_anode or neopixel, not %r" % (kind,))
         self.colour = ""  # none written yet: the show(None) below writes off
         self.show(None)
 
@@ -85,7 +84,7 @@ class Led:
             return
         rgb = (0, 0, 0) if colour is None else config.LED_COLOURS[colour]  # else KeyError
         self.value = rgb  # what the LED shows, (r, g, b) 0-255
-        if self._np is not None:
+        if self._np:  # a NeoPixel, else None
             self._np[0] = rgb
             self._np.write()
         else:
@@ -97,11 +96,11 @@ class Led:
 # -- Buzzer --------------------------------------------------------------------------------
 class Buzzer:
     """The piezo on a PWM pin. play() starts a pattern and returns; update() moves it on."""
+    pattern = None    # the steps playing (flat, as config.BUZZER_PATTERNS has them)
 
     def __init__(self):
         self._pwm = PWM(Pin(config.BUZZER_PIN), freq=1000, duty_u16=0)
         self.enabled = config.FLAGS["buzzer"]
-        self.pattern = None    # the steps playing (flat, as config.BUZZER_PATTERNS has them)
 
     def play(self, name, now_ms):
         """Start the pattern config.BUZZER_PATTERNS names (another name: KeyError); silent
@@ -153,19 +152,19 @@ class Buzzer:
 class Battery:
     """The LiPo's voltage, read as VSYS / 3 on the ADC, and its charge along a LiPo's
     discharge curve (config.BATTERY_CURVE)."""
+    _percent = -1  # the percent shown last (-1: none yet)
 
     def __init__(self):
         self._adc = machine.ADC(config.BATTERY_ADC)  # its GPIO (26-29): set as an ADC input
         # On a Pico W, GP25 selects the wireless chip, which shares GPIO29: high to read VSYS.
         self._select = Pin(25, Pin.OUT, value=1) if config.PICO_W else None
-        self._percent = -1
         # in whole mV, worked out once: a float made in a pass is a heap allocation
         self.empty_mv = round(config.BATTERY_EMPTY_V * 1000)
         self._usb_mv = round(config.BATTERY_USB_V * 1000)
 
     def millivolts(self):
         """VSYS in mV, calibrated (config.BATTERY_CAL_MV), in small-int arithmetic."""
-        if self._select is not None:
+        if self._select:  # a Pin, else None
             self._select.value(1)
         raw = 0
         for _ in range(8):   # average a few: the ADC is noisy by a count or two
@@ -204,6 +203,7 @@ class Board:
 
     ticks_ms = staticmethod(ticks_ms)
     ticks_diff = staticmethod(ticks_diff)
+    wdt = None  # the watchdog, once started (watchdog())
 
     def __init__(self):
         self.buttons = Buttons()   # first, so buttons held at power-on can be read at once
@@ -215,7 +215,6 @@ class Board:
         self.led = Led()
         self.buzzer = Buzzer()
         self.battery = Battery()
-        self.wdt = None
 
     def watchdog(self, timeout):
         """Start the watchdog (it cannot be stopped): feed() it within timeout ms, or reset.

@@ -41,7 +41,7 @@ class Button:
             if self.pressed:
                 self._down_at = self._since
                 self._quiet = not has_long  # no long press here: act now, going down
-                return "short" if self._quiet else None
+                return None if has_long else "short"
             return None if self._quiet else "short"
         if self.pressed and not self._quiet and now_ms - self._down_at >= config.LONG_PRESS_MS:
             self._quiet = True

@@ -36,8 +36,9 @@ class Face:
         self.last_input = now    # the last press: the display dims and goes dark after it
 
     def notice(self, text):
-        if text and text not in self.notices and len(self.notices) < _NOTICES_MAX:
-            self.notices.append(text)
+        notices = self.notices
+        if text and text not in notices and len(notices) < _NOTICES_MAX:
+            notices.append(text)
 
     def wake(self, ctl, now):
         """Someone is here, or something to see: the idle clock restarted, and a dimmed or
@@ -56,7 +57,7 @@ class Face:
         the view is not what it shows already."""
         board = self.board
         error = self.error
-        if error is not None:
+        if error:  # a View
             led = error.led
         else:  # the card's colour, or white blinking during the warning (R21)
             led = ctl.led(quick)
@@ -129,7 +130,7 @@ class Face:
             self.wake(ctl, now)
         idle_for = now - self.last_input
         display = self.board.display
-        if self.idle == _AWAKE and idle_for >= config.DIM_AFTER_MS:
+        if not self.idle and idle_for >= config.DIM_AFTER_MS:  # _AWAKE
             self.idle = _DIMMED
             display.contrast(0)
         elif self.idle == _DIMMED and idle_for >= config.OFF_AFTER_MS:

@@ -131,7 +131,7 @@ def build(ctl):
             lines[i] = lines[i][:most]
     got = shown.art()
     picture = None
-    if got is not None:
+    if got:  # (picture, led)
         picture, led = got
         if ctl.seeded:  # the picture's title (its icon and mark name the skill)
             picture.title = "SEEDED"
@@ -146,7 +146,7 @@ def build(ctl):
 
 def warning(play):
     """R21: the timed warning's line."""
-    return "%s in %ds!" % ("Accept" if play.card is not None and not play.applied
+    return "%s in %ds!" % ("Accept" if play.card and not play.applied  # (a colour, or None)
                            else "Draw", play.warn)
 
 
@@ -155,21 +155,16 @@ def show(ctl):
     view, a = ctl.view(), ctl.action
     out = {"screen": view.screen, "lines": list(view.lines), "led": view.led}
     for name in ("state", "successes", "needed", "complications", "draws"):
-        out[name] = None if a is None else getattr(a, name)
-    out["deck"] = None if a is None else list(a.deck.counts())
+        out[name] = a and getattr(a, name)  # (None: no action)
+    out["deck"] = a and list(a.deck.counts())
     return out
 
 
 class Picture:
     """What both pictures share: the skill (its icon and mark), the title (up to 10
     characters), the deck's counts (green, yellow, red, black) and the lines at the foot, the
-    last at y 56. Its fields are its data: equal pictures have equal fields."""
-
-    def __init__(self, skill, title, counts, foot):
-        self.skill = skill
-        self.title = title
-        self.counts = counts
-        self.foot = foot
+    last at y 56 (each kind sets them in its __init__ with its own). Its fields are its data:
+    equal pictures have equal fields."""
 
     def data(self):
         """Its fields as JSON-able data (the phone view draws them in HTML; the tests)."""
@@ -192,9 +187,10 @@ class Picture:
             canvas.fill_rect(0, _STAGE_Y, _W, 64 - _STAGE_Y, 0)
         deck(canvas, self.counts, before and before.counts)
         self.draw_stage(canvas)
-        foot = self.foot
-        for i in range(len(foot)):
-            canvas.text(foot[i][:COLS], 0, 56 - 8 * (len(foot) - 1 - i), 1)
+        y = 64 - 8 * len(self.foot)  # the last foot line at y 56
+        for line in self.foot:
+            canvas.text(line[:COLS], 0, y, 1)
+            y += 8
 
 
 class DeckPicture(Picture):
@@ -204,7 +200,10 @@ class DeckPicture(Picture):
     kind = "deck"
 
     def __init__(self, skill, title, counts, chance, side, foot):
-        super().__init__(skill, title, counts, foot)
+        self.skill = skill
+        self.title = title
+        self.counts = counts
+        self.foot = foot
         self.chance = chance
         self.side = side
 
@@ -212,17 +211,17 @@ class DeckPicture(Picture):
         canvas.text("Chance", 0, 24, 1)
         x = 0
         for ch in self.chance:       # the large digits, 12 px apart (the point 6)
-            at = 5 * _BIG.find(ch)
-            if at < 0:
-                continue
+            at = 5 * _BIG.find(ch)  # (-5: not one of them, skipped)
             if ch == ".":
                 cols(canvas, at + 1, 2, x, 33, 2, 1)
                 x += 6
-            else:
+            elif at >= 0:
                 cols(canvas, at, 5, x, 33, 2, 1)
                 x += 12
-        for i in range(min(2, len(self.side))):
-            narrow(canvas, self.side[i][:6], 66, 32 + 8 * i)
+        y = 32
+        for text in self.side[:2]:
+            narrow(canvas, text[:6], 66, y)
+            y += 8
 
 
 class CardPicture(Picture):
@@ -232,7 +231,10 @@ class CardPicture(Picture):
     kind = "card"
 
     def __init__(self, skill, title, counts, colour, label, words, foot):
-        super().__init__(skill, title, counts, foot)
+        self.skill = skill
+        self.title = title
+        self.counts = counts
+        self.foot = foot
         self.colour = colour
         self.label = label
         self.words = words
@@ -245,27 +247,30 @@ class CardPicture(Picture):
         canvas.text(_LETTERS[c], 7, 36, 1)
         narrow(canvas, self.colour.upper(), 26, 24)  # its name beside it
         narrow(canvas, self.label, 26, 32)
-        for i in range(min(2, len(self.words))):
-            narrow(canvas, self.words[i], 26, 40 + 8 * i)
+        y = 40
+        for text in self.words[:2]:
+            narrow(canvas, text, 26, y)
+            y += 8
 
 
 def cols(canvas, at, n, x, y, scale, c):
     """n columns of _GLYPHS from at, each lit bit a scale x scale square of colour c: a run
     of lit bits is one fill_rect."""
-    for i in range(n):
-        bits = _GLYPHS[at + i]
-        r = 0
+    for i in range(at, at + n):
+        bits = _GLYPHS[i]
+        top = y  # of the bit's square
         while bits:
             if bits & 1:
-                run = 0
+                run = 0  # px
                 while bits & 1:
                     bits >>= 1
-                    run += 1
-                canvas.fill_rect(x + i * scale, y + r * scale, scale, run * scale, c)
-                r += run
+                    run += scale
+                canvas.fill_rect(x, top, scale, run, c)
+                top += run
             else:
                 bits >>= 1
-                r += 1
+                top += scale
+        x += scale
 
 
 def card(canvas, colour, x, y, w, h):
@@ -319,17 +324,17 @@ def deck(canvas, counts, before):
     """R20: the deck, a card symbol (or an empty slot), letter and count per colour. before:
     the counts drawn there now (None: nothing is), so only the cells that differ are drawn."""
     # a count of two digits reaches past the yellow and red cells (and only past them)
-    if before is not None and max(counts[1], counts[2], before[1], before[2]) > 9:
+    if before and max(counts[1], counts[2], before[1], before[2]) > 9:
         canvas.fill_rect(0, 9, _W, 14, 0)  # into its neighbour's cell: the whole row again
         before = None
     for c in range(4):  # the symbols, then the counts over them (a count may reach the next)
-        if before is not None:
+        if before:
             if before[c] == counts[c]:
                 continue
             canvas.fill_rect(_DECK_X[c], 9, _DECK_W[c], 14, 0)
         card(canvas, c if counts[c] else 4, _DECK_X[c], 9, 9, 14)
     for c in range(4):
-        if before is None or before[c] != counts[c]:
+        if not before or before[c] != counts[c]:
             canvas.text("%s%d" % (_LETTERS[c], min(counts[c], 99)), _DECK_X[c] + 9, 12, 1)
 
 
@@ -340,22 +345,22 @@ def render(view, canvas, battery=None, last=None):
     picture = view.picture
     lines = view.lines
     drawn = ()  # a text view's lines on the canvas under the same title: only others drawn
-    if last is not None:
+    if last:
         before = last.picture
-        if picture is not None and before is not None and before.skill == picture.skill \
+        if picture and before and before.skill == picture.skill \
                 and before.title == picture.title:  # the same title bar: a card over the deck
             picture.draw(canvas, before)
             return
-        if picture is None and before is None and last.lines[:1] == lines[:1]:
+        if not (picture or before) and last.lines[:1] == lines[:1]:
             drawn = last.lines
     if not drawn:  # a new frame: the lit title bar, the picture or the title
         canvas.fill(0)
         canvas.fill_rect(0, 0, _W, 8, 1)
-        if picture is not None:
+        if picture:
             picture.draw(canvas)
         elif lines and lines[0]:
             canvas.text(lines[0][:TITLE_COLS], 0, 0, 0)
-    if picture is None:
+    if not picture:
         for i in range(1, ROWS):
             line = lines[i] if i < len(lines) else ""
             if line != (drawn[i] if i < len(drawn) else ""):

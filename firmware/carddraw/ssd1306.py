@@ -31,7 +31,8 @@ are moved by GS8 blits: any of the buffers seen as a GS8 FrameBuffer has its pag
 of bytes (a page's column is one byte), so a blit copies a page, or a window of one, in C.
 A page is compared by memcmp first; a window narrower than the page is blitted to the
 start of a staging page and sent from the view of its width there; a whole page is sent
-from its own view; a forced frame is the whole buffer in one write.
+from its own view; a frame sent whole (at power-up, on waking, every page changed) is the
+whole buffer in one write.
 
 show() allocates nothing, changed or not: it runs on every frame the app draws, and garbage
 made there would wake the collector in the middle of the loop (a pause of milliseconds that
@@ -76,8 +77,10 @@ def _rows(buffer, width):
 class SSD1306(framebuf.FrameBuffer):
     """A width x height SSD1306 on `i2c` at `addr` (the device's OLED): draw with the
     FrameBuffer calls, then show(); brightness(), contrast() and sleep() as the app dims it."""
+    asleep = False
+    sent = None  # the contrast the module was last sent (None: not known)
 
-    def __init__(self, i2c, width=128, height=64, addr=0x3C):
+    def __init__(self, i2c, width, height, addr):
         self.i2c = i2c
         self.addr = addr
         self.width = width
@@ -110,8 +113,6 @@ class SSD1306(framebuf.FrameBuffer):
         # [control, column range, first, last, page range, first, last]: one write per window.
         self._address = bytearray((_COMMANDS, _COLUMN_RANGE, 0, width - 1, _PAGE_RANGE, 0, 0))
         self._all = True       # every page dirty: the display RAM is random at power-up
-        self.asleep = False
-        self.sent = None       # the contrast the module was last sent (None: not known)
         init = bytearray(  # the power-up commands, in one write
             b"\x00"        # control byte: commands follow
             b"\xae"        # display off
@@ -204,13 +205,9 @@ class SSD1306(framebuf.FrameBuffer):
             p += 1
         return sent
 
-    def force(self):
-        """Mark every page changed: the next show() sends the whole frame."""
-        self._all = True
-
     def brightness(self, level):
         """Brightness step 1-5 (the "brightness" setting), clamped to them."""
-        self.contrast(CONTRAST[max(1, min(len(CONTRAST), int(level))) - 1])
+        self.contrast(CONTRAST[max(0, min(4, int(level) - 1))])  # (CONTRAST's 5 steps)
 
     def contrast(self, level):
         """Contrast 0-255 (a brightness step's, or 0 dimmed), sent only when it is not the

@@ -34,7 +34,7 @@ def said(skill, colour, width=COLS):
     card's pass has no time to wrap words (12 phrases, two widths: at most 24 tuples)."""
     key = (skill, colour, width)
     lines = _SAID.get(key)
-    if lines is None:
+    if not lines:  # not worked out yet
         lines = _SAID[key] = tuple((wrap(words(skill, colour), width) + ["", ""])[:2])
     return lines
 
@@ -91,10 +91,10 @@ def risk_line(red, black):
 def odds_words(odds):
     """(the chance as shown, the risk line) of odds.Odds, or of odds not worked out yet
     (None): made once per odds and kept on them (a view is made again at every change)."""
-    if odds is None:
+    if not odds:  # None
         return pct(None), risk_line(None, None)
     words = odds.words
-    if words is None:
+    if not words:  # None: not made yet
         words = odds.words = (pct(odds.chance), risk_line(odds.red, odds.black))
     return words
 
