@@ -19,9 +19,6 @@ import select
 from . import config, lockcode, settings
 from .render import const  # micropython's (render's stand-in under CPython): one import
 
-COMMANDS = ("press NAME, long NAME, wait MS, show, log, unlock CODE, lock; in bench mode: "
-            "seed N, test led|display|button|draws|end, log ack SEQ HASH, maint "
-            "(NAME: RANK, HELP, DRAW, STOP)")
 MAX_LINE = 80          # a protocol line longer than this is refused
 MAX_QUEUE = 16         # protocol lines held while a command runs (the bench sends one at a time)
 _MAX_REPLIES = const(64)  # replies held for a host that reads slowly, or not at all
@@ -177,11 +174,14 @@ class Console:
         words = text.split()
         cmd = words[0].lower() if words else ""
         two = cmd == "test" or cmd == "log"  # named by two words: `test led`, `log ack`
-        if len(words) > 2 and not two:
-            return {"error": "%s takes one argument; commands: %s" % (cmd, COMMANDS)}
         handler = HANDLERS.get(cmd)
         if handler is None:
-            return {"error": "unknown command %r; commands: %s" % (cmd[:16], COMMANDS)}
+            return {"error": "unknown command %r; commands: press NAME, long NAME, wait MS, show, "
+                             "log, unlock CODE, lock; in bench mode: seed N, test led|display|"
+                             "button|draws|end, log ack SEQ HASH, maint (NAME: RANK, HELP, DRAW, "
+                             "STOP)" % cmd[:16]}
+        if len(words) > 2 and not two:
+            return {"error": "%s takes one argument at most" % cmd}
         args = words[1:]
         if self.bench_on(now):
             self.bench = now  # a console line: bench mode's 10 minutes start again
