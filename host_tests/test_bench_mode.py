@@ -10,6 +10,7 @@ record) is test_bench_search.py.
 """
 import json
 import os
+import sys
 import textwrap
 import types
 
@@ -211,7 +212,8 @@ class StopRun(Exception):
 def test_run_turns_the_interrupt_key_off_and_maint_turns_it_on_with_a_message(kbd, monkeypatch):
     def sleep_ms(ms):
         raise StopRun()
-    monkeypatch.setattr(app_module, "asyncio", types.SimpleNamespace(sleep_ms=sleep_ms))
+    # run() imports asyncio where the loop starts: the stand-in is what that import finds
+    monkeypatch.setitem(sys.modules, "asyncio", types.SimpleNamespace(sleep_ms=sleep_ms))
     b = Bench()
     with pytest.raises(StopRun):
         b.app.run().send(None)       # the board's loop, to its first sleep
