@@ -153,7 +153,7 @@ class Play:
         # looked up, not put together: asked every loop pass, which must allocate nothing
         return HINTS[(self.card is None) * 6 + ENDED.index(self.ended) * 2 + (self.warn > 0)]
 
-    def log(self, event, **fields):
+    def record(self, event, **fields):
         """The record of kind `event` with these fields, logged unless played again: the log
         has its records already."""
         if not self.replaying:
@@ -223,13 +223,13 @@ class Play:
         self.undo = before
         self.rearm()  # R21
         self.applied = False
-        self.log("draw", n=action.draws, card=action.pending, deck=self.deck(), timed=timed)
+        self.record("draw", n=action.draws, card=action.pending, deck=self.deck(), timed=timed)
         self.shown()
 
     def redraw(self, card=None):
         action = self.action
         action.redraw(self.rng(card))  # R15
-        self.log("redraw", n=action.draws, card=action.pending, left=action.redraws_left)
+        self.record("redraw", n=action.draws, card=action.pending, left=action.redraws_left)
         self.shown()
 
     def rng(self, card):  # the device's, or one drawing the card a record names (replay)
@@ -249,7 +249,7 @@ class Play:
         colour = action.pending
         state = action.accept()  # R10-R14
         self.applied = True
-        self.log("accept", n=action.draws, card=colour, deck=self.deck(), state=state,
+        self.record("accept", n=action.draws, card=colour, deck=self.deck(), state=state,
                  successes=action.successes, complications=action.complications)
         if state == "succeeded":
             self.end(state, "success")
@@ -266,7 +266,7 @@ class Play:
     def stop(self):
         action = self.action
         action.stop()  # R16
-        self.log("stop", successes=action.successes, needed=action.needed, draws=action.draws)
+        self.record("stop", successes=action.successes, needed=action.needed, draws=action.draws)
         self.end("stopped", "fail")
         self.finish()  # R16: a stop, like a success, goes to the finishing (R23)
 
@@ -278,7 +278,7 @@ class Play:
     def end(self, outcome, sound):
         """The action's one and final end record (R14, R16, R17), and its sound."""
         action = self.action
-        self.log("end", outcome=outcome, successes=action.successes, needed=action.needed,
+        self.record("end", outcome=outcome, successes=action.successes, needed=action.needed,
                  complications=action.complications, draws=action.draws)
         if sound:  # none for the referee's own act
             self.beep(sound)
@@ -333,24 +333,24 @@ class Play:
     def referee_continue(self):
         self.action.referee_continue()  # R14: the black leaves the deck
         self.card = None                # ... and the screen, if it was still on show
-        self.log("referee", decision="continue", deck=self.deck())
+        self.record("referee", decision="continue", deck=self.deck())
         self.rearm()
 
     def referee_fail(self):
         self.action.referee_end()  # R14
         self.card = None
-        self.log("referee", decision="end")
+        self.record("referee", decision="end")
         self.end("failed", "fail")
 
     def helper_leaves(self):
         """R18 -> the helpers still helping."""
         helping = self.action.helper_leaves()
-        self.log("helper_leaves", helpers=helping, deck=self.deck())
+        self.record("helper_leaves", helpers=helping, deck=self.deck())
         return helping
 
     def adjust(self, colour, delta):
         self.action.adjust(colour, delta)  # R19, R8 settles; RuleError if not possible
-        self.log("adjust", colour=colour, delta=delta, deck=self.deck())
+        self.record("adjust", colour=colour, delta=delta, deck=self.deck())
 
     def can_undo(self):
         # Only while the action runs: once it has ended (success, stop, a black with no
@@ -365,7 +365,7 @@ class Play:
         self.card = None
         self.applied = False
         self.ended = "success"
-        self.log("undo", draws=self.action.draws, state=self.action.state, deck=self.deck())
+        self.record("undo", draws=self.action.draws, state=self.action.state, deck=self.deck())
         self.rearm()
 
     def end_by_referee(self):
