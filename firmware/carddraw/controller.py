@@ -159,7 +159,7 @@ class Controller:
         return render.show(self)  # the bench protocol's `show`
 
     def take_log(self):
-        """The records queued for the app's persist, each a dict (records.py)."""
+        """The records queued for the app's persist, each a dict (docs/bench.md lists them)."""
         return self._records.take()
 
     def resume_state(self):
@@ -230,7 +230,8 @@ class Controller:
             self._beeps.add(name)
 
     def record(self, event, **fields):
-        """A log record: {"ev": event, "ms": now, ...} (the records of play: records.py)."""
+        """A log record: {"ev": event, "ms": now, ...}: the one way every record is made (play.py's
+        too); only the journal packs them for flash (records.py)."""
         entry = {"ev": event, "ms": self.now}
         entry.update(fields)
         self.add(entry)
