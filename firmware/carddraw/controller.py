@@ -36,7 +36,10 @@ class Controller:
         self._beeps = render.Queue()     # for its buzzer
         self._view = None
         self.plan = Plan(self)     # the action set-up would start, and its odds
-        if resume or replay and replay[0] is not None:
+        # replay: (the log's last action's records, the hint). A hint of "x" is set-up, on
+        # flash in the same journal entry as the records: the last action was put away, so
+        # the boot neither reads it nor imports the action's side
+        if resume or replay and replay[0] is not None and "x" not in replay[1]:
             # the action from a resume_state() (tests without a store), or after a power cut
             # the log's last action played again (play.Play.replay); unreadable: set-up, said
             # on screen, and records that make no action close it as lost (R14: no escape

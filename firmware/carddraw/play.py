@@ -131,7 +131,7 @@ class Play:
                 spoilt = e
         if spoilt is not None:
             raise spoilt
-        if play is None or "x" in hint:
+        if play is None:  # (a hint of "x", set-up, never comes here: the controller's)
             return None
         play.replaying = False
         if "d" in hint and play.action.pending is None:
