@@ -270,15 +270,14 @@ class App:
             board.watchdog(config.WATCHDOG_MS)
         if stream is not None:
             self.listen(stream, sys.stdout)
-        # ticks_ms wraps (every 2**30 ms on the RP2040); the controller gets a count that never does
-        start = board.ticks_ms()
-        base = self.face.last_input
+        # ticks_ms wraps (every 2**30 ms on the RP2040) and ticks_diff is right only under
+        # 2**29 ms (6.2 days): the count that never wraps moves on by each pass's own step
+        last = board.ticks_ms()
+        now = self.face.last_input
         while True:
             t = board.ticks_ms()
-            now = base + board.ticks_diff(t, start)
-            if now - base > 1 << 29:  # re-anchor long before ticks_diff's range runs out
-                start = t
-                base = now
+            now += board.ticks_diff(t, last)
+            last = t
             self.loop_pass(now)
             await asyncio.sleep_ms(config.LOOP_MS)
 
