@@ -197,7 +197,7 @@ class App:
         face.idle_check(c, now)
         if face.sleep_at is not None and now - face.sleep_at >= 0 and not store.waiting():
             face.sleep_at = None  # (on the board sleep never returns: the switch resets it)
-            self.board.sleep()    # the cell is empty (Face.show reads the battery): all on flash
+            self.board.sleep()    # the cell is empty (face.battery_check): all on flash
 
     def warm(self):
         """What set-up's first frame does not need (the action's side, the referee's

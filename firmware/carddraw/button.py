@@ -2,8 +2,8 @@
 
 board.Buttons reads the pins and feeds each Button its level; the tests feed levels and
 times straight in, on CPython or in the MicroPython VM. Times are the app's count in ms,
-which never wraps round (app.run re-anchors the board's ticks_ms, which does): plain
-subtraction here.
+which never wraps round (app.run adds up the board's ticks_diff, pass by pass; ticks_ms
+wraps): plain subtraction here.
 """
 from . import config
 

@@ -82,30 +82,8 @@ class Face:
             self.wake(ctl, now)
         if self.idle != DARK:
             if now - self.battery_at >= _BATTERY_MS:
-                # The cell read (its checks not while the buzzer sounds: it pulls VSYS
-                # down). Below _LOW_BATTERY percent the device says so in words, once, and
-                # logs it (again only after a charge above _LOW_BATTERY + 10); at empty for
-                # BATTERY_EMPTY_READS readings in a row, off USB, it says so, logs it and
-                # sleeps in a few seconds (sleep_at), not running the cell flat.
                 self.battery_at = now
-                battery = board.battery
-                mv = battery.millivolts()
-                percent = battery.percent(mv)
-                if not board.buzzer.playing:
-                    if percent < _LOW_BATTERY and not self.low_said:
-                        self.low_said = True
-                        store.notice("Battery low: %d%%" % percent)
-                        ctl.record("battery", percent=percent)
-                    elif percent >= _LOW_BATTERY + 10:
-                        self.low_said = False
-                    empty = mv <= battery.empty_mv and not battery.on_usb(mv)
-                    self.empty_reads = self.empty_reads + 1 if empty else 0
-                    if self.empty_reads >= config.BATTERY_EMPTY_READS and self.sleep_at is None:
-                        store.notice("Battery empty: charge it")
-                        ctl.record("battery", percent=0, empty=True, mv=mv)
-                        self.sleep_at = now + _NOTICE_MS  # the notice read, the record on flash
-                        self.empty_reads = 0             # (woken, it reads afresh first)
-                icon = percent // 10 * 10
+                icon = self.battery_check(ctl, store, now) // 10 * 10
                 if icon != self.battery:
                     self.battery = icon
                     self.drawn = None  # the icon changed: the frame drawn whole
@@ -120,6 +98,32 @@ class Face:
             buzzer.play(pattern, now)
         buzzer.update(now)
 
+    def battery_check(self, ctl, store, now):
+        """The cell read (not while the buzzer sounds: it pulls VSYS down). Below _LOW_BATTERY
+        percent the device says so in words, once, and logs it (again only after a charge
+        above _LOW_BATTERY + 10); at empty for BATTERY_EMPTY_READS readings in a row, off USB,
+        it says so, logs it and sleeps in a few seconds (sleep_at), not running the cell flat.
+        -> the percent."""
+        battery = self.board.battery
+        mv = battery.millivolts()
+        percent = battery.percent(mv)
+        if self.board.buzzer.playing:
+            return percent
+        if percent < _LOW_BATTERY and not self.low_said:
+            self.low_said = True
+            store.notice("Battery low: %d%%" % percent)
+            ctl.record("battery", percent=percent)
+        elif percent >= _LOW_BATTERY + 10:
+            self.low_said = False
+        empty = mv <= battery.empty_mv and not battery.on_usb(mv)
+        self.empty_reads = self.empty_reads + 1 if empty else 0
+        if self.empty_reads >= config.BATTERY_EMPTY_READS and self.sleep_at is None:
+            store.notice("Battery empty: charge it")
+            ctl.record("battery", percent=0, empty=True, mv=mv)
+            self.sleep_at = now + _NOTICE_MS  # the notice read, the record on flash
+            self.empty_reads = 0             # (woken, it reads afresh before sleeping again)
+        return percent
+
     def idle_check(self, ctl, now):
         """Dim after DIM_AFTER_MS without a press, dark after OFF_AFTER_MS; never while an
         action draws or finishes (the rules' cadence is a draw every 30-60 s: R21, R23), and
@@ -130,7 +134,7 @@ class Face:
             self.wake(ctl, now)
         idle_for = now - self.last_input
         display = self.board.display
-        if not self.idle and idle_for >= config.DIM_AFTER_MS:  # _AWAKE
+        if self.idle == _AWAKE and idle_for >= config.DIM_AFTER_MS:
             self.idle = _DIMMED
             display.contrast(0)
         elif self.idle == _DIMMED and idle_for >= config.OFF_AFTER_MS:
