@@ -163,8 +163,13 @@ def show(ctl):
 class Picture:
     """What both pictures share: the skill (its icon and mark), the title (up to 10
     characters), the deck's counts (green, yellow, red, black) and the lines at the foot, the
-    last at y 56 (each kind sets them in its __init__ with its own). Its fields are its data:
-    equal pictures have equal fields."""
+    last at y 56. Its fields are its data: equal pictures have equal fields."""
+
+    def __init__(self, skill, title, counts, foot):
+        self.skill = skill
+        self.title = title
+        self.counts = counts
+        self.foot = foot
 
     def data(self):
         """Its fields as JSON-able data (the phone view draws them in HTML; the tests)."""
@@ -200,10 +205,7 @@ class DeckPicture(Picture):
     kind = "deck"
 
     def __init__(self, skill, title, counts, chance, side, foot):
-        self.skill = skill
-        self.title = title
-        self.counts = counts
-        self.foot = foot
+        super().__init__(skill, title, counts, foot)
         self.chance = chance
         self.side = side
 
@@ -231,10 +233,7 @@ class CardPicture(Picture):
     kind = "card"
 
     def __init__(self, skill, title, counts, colour, label, words, foot):
-        self.skill = skill
-        self.title = title
-        self.counts = counts
-        self.foot = foot
+        super().__init__(skill, title, counts, foot)
         self.colour = colour
         self.label = label
         self.words = words
