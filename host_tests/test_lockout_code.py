@@ -54,12 +54,12 @@ def test_the_code_is_kept_as_a_salted_hash_never_in_plain_text():
     c = dev()
     assert c.lockout.keep("SDSD")[0] is None
     kept = c.settings["lock"]
-    presses, salt, digest = lockcode.split(kept)
-    assert presses == 4 and "SDSD" not in kept and lock_ok(kept)
+    presses, salt, digest = kept.split("$")
+    assert presses == "4" and "SDSD" not in kept and lock_ok(kept)
     assert digest == sha256((salt + "$SDSD").encode()).hexdigest()
     assert c.take_log()[-1] == {"ev": "settings", "ms": 0, "lock": "changed"}
     c.lockout.keep("SDSD")
-    assert lockcode.split(c.settings["lock"])[1] != salt   # a new salt every time
+    assert c.settings["lock"].split("$")[1] != salt   # a new salt every time
     assert lockcode.matches(c.settings["lock"], "SDSD")
 
 
@@ -86,7 +86,7 @@ def test_what_is_a_code_and_what_is_kept():
         assert code_ok(code) and not lock_ok(code)
     for code in ("RHR", "RHRHRHRHR", "rhrh", "RHX1", 1234, None, ""):
         assert not code_ok(code) and not lock_ok(code)
-    presses, salt, digest = lockcode.split(config.DEFAULT_LOCK)
+    presses, salt, digest = config.DEFAULT_LOCK.split("$")
     for bad in ("9$%s$%s" % (salt, digest), "4$%s$%s" % (salt[:-1], digest),
                 "4$%s$%s" % (salt, digest.upper()), "4$%s" % digest, "4$%s$%sx" % (salt, digest)):
         assert not lock_ok(bad)
@@ -130,8 +130,8 @@ def test_no_code_is_readable_through_show_or_the_log():
     seen.append(json.dumps(c.show()))
     seen.append(json.dumps(c.take_log()))
     for s in seen:
-        for secret in ("RHRH", "R H R H", "DSRHD", "D S R H D", lockcode.split(
-                config.DEFAULT_LOCK)[2][:12], lockcode.split(c.settings["lock"])[2][:12]):
+        for secret in ("RHRH", "R H R H", "DSRHD", "D S R H D", config.DEFAULT_LOCK.split(
+                "$")[2][:12], c.settings["lock"].split("$")[2][:12]):
             assert secret not in s
 
 

@@ -10,7 +10,8 @@ from conftest import FIRMWARE, run_in_vm
 from carddraw import config
 from carddraw.controller import Controller
 from carddraw import lockcode
-from carddraw.settings import NAMES, OPTIONS, action_from, check, code_ok, label, lock_ok, step
+from carddraw.settings import LABELS, NAMES, OPTIONS, action_from, check, code_ok, lock_ok
+from handheld import dev, keys
 from carddraw.store import Store
 from fakeflash import FakeFlash
 
@@ -76,9 +77,14 @@ def test_the_lock_is_kept_hashed_and_a_plain_code_is_hashed_on_the_way_in():
 
 def test_every_option_has_a_label_and_a_step():
     assert set(OPTIONS) <= set(NAMES)
-    assert [label(name) for name in OPTIONS][:2] == ["Add green", "Add yellow"]
-    assert all(len(label(name)) <= 10 for name in OPTIONS)        # fits the menu's row
-    assert step("interval") == 5 and step("needed") == 1           # R21: 30-60 s by 5 s
+    labels = LABELS.split("|")
+    assert len(labels) == len(OPTIONS) and labels[:2] == ["Add green", "Add yellow"]
+    assert all(len(label) <= 10 for label in labels)              # fits the menu's row
+    for name, step in (("interval", 5), ("needed", 1)):            # R21: 30-60 s by 5 s
+        c = dev()
+        before = c.settings[name]
+        keys(c, "lD" + " H" * OPTIONS.index(name) + " D H")       # the row edited: one up
+        assert c.settings[name] == before + step
 
 
 def test_action_from_carries_every_setting_R2_R15():

@@ -37,15 +37,9 @@ RECOVERY = 12                    # presses in the recovery code
 COUNTS = {"lock": "lock_fails", "recovery": "recovery_fails"}  # each kind's count (settings)
 
 
-def split(lock):
-    """A kept code -> (presses, salt, hash)."""
-    parts = lock.split("$")
-    return int(parts[0]), parts[1], parts[2]
-
-
 def matches(lock, entered):
-    """Whether `entered` is the code kept as `lock` (the hash's "N$" names its presses)."""
-    return bool(lock) and hashed(entered, split(lock)[1]) == lock
+    """Whether `entered` is the code kept as `lock` ("N$salt$hash": hashed with its salt)."""
+    return bool(lock) and hashed(entered, lock.split("$")[1]) == lock
 
 
 def wait_for(fails):
@@ -94,7 +88,7 @@ class Lockout:
         if there is a recovery code, its RECOVERY."""
         if self.wait_ms() and self.ctl.settings["recovery"]:
             return RECOVERY
-        return split(self.ctl.settings["lock"])[0]
+        return int(self.ctl.settings["lock"].split("$")[0])  # the N of "N$salt$hash"
 
     def attempt(self, entered, done):
         """A try (from the lock screen or the console), counted now and compared by settle()

@@ -9,7 +9,16 @@
 #   Adjust     pick a colour with DRAW, then RANK removes one card, HELP adds one (R19, R8).
 #   New code   4 to 8 presses, then hold DRAW saves, hold RANK starts over.
 from . import deck, lockcode, settings, texts
+from .config import COLS
 from .screens import Menu, Screen, Setup
+
+
+def shown_code(code, hidden):
+    """A code as entered so far, centred: a * for each press (how many presses the code takes
+    stays unsaid), or on the new-code screen the presses themselves."""
+    marks = " ".join("*" * len(code) if hidden else code)
+    return " " * ((COLS - len(marks)) // 2) + marks
+
 
 class Lock(Screen):
     name = "lock"
@@ -51,7 +60,7 @@ class Lock(Screen):
         ctl = self.ctl
         lockout = ctl.lockout
         left = lockout.wait_ms()
-        stars = texts.shown_code(self.code, True)
+        stars = shown_code(self.code, True)
         if lockout.pending is not None:  # counted, compared once the count is on flash
             stalled = lockout.stalled
             lines = ["Enter the code", "on the buttons:", "", stars,
@@ -101,7 +110,7 @@ class NewCode(Screen):
             ctl.beep("click")
 
     def lines(self):
-        return ["New code", "4 to 8 presses", "of the buttons:", texts.shown_code(self.code, False),
+        return ["New code", "4 to 8 presses", "of the buttons:", shown_code(self.code, False),
                 "", "hold DRAW: save" if len(self.code) >= settings.LOCK_MIN else "",
                 "hold RANK: clear", "hold STOP: back"], None
 

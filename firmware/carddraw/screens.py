@@ -337,7 +337,8 @@ class Options(Menu):
         ctl = self.ctl
         name = known.OPTIONS[index]
         low, high = config.NUMBERS[name][1:]
-        value = ctl.settings[name] + delta * known.step(name)
+        # R21: the interval 30-60 s in 5 s steps; the others by 1
+        value = ctl.settings[name] + delta * (5 if name == "interval" else 1)
         if value < low or value > high:
             return False
         ctl.change(name, value)

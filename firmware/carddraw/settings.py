@@ -6,7 +6,7 @@ from . import config
 
 # Every setting, sorted: MicroPython's dicts keep no order, and bad names come out in this one.
 NAMES = tuple(sorted(config.defaults()))
-# The options screen's rows, top to bottom, and their labels (one string, split by label())
+# The options screen's rows, top to bottom, and their labels (one string: screens.py splits it)
 # (the skill last: a device is usually one prop, a surgery kit or a scanner, all event long)
 OPTIONS = ("green", "yellow", "red", "black", "needed", "auto", "redraws", "bonus",
            "referee", "timed", "interval", "buzzer", "brightness", "skill")
@@ -22,14 +22,6 @@ LOCK_KEYS = "RHDS"       # the referee code is presses of RANK, HELP, DRAW, STOP
 LOCK_MIN = 4             # a code takes 4 to 8 presses (lockcode.py checks and keeps codes)
 LOCK_MAX = 8
 LOCK_FAILS_MAX = 9999    # wrong tries counted at most (the wait stops growing long before)
-
-
-def label(name):
-    return LABELS.split("|")[OPTIONS.index(name)]
-
-
-def step(name):
-    return 5 if name == "interval" else 1  # R21: 30-60 s in 5 s steps; the others by 1
 
 
 def code_ok(code):

@@ -103,9 +103,3 @@ def tally(action):
     """Successes won of those needed, and the red cards that made complications."""
     return "Won %d/%d Reds %d" % (action.successes, action.needed, action.complications)
 
-
-def shown_code(entered, hidden):
-    """A code as entered so far, centred: a * for each press (how many presses the code takes
-    stays unsaid), or on the new-code screen the presses themselves."""
-    marks = " ".join("*" * len(entered) if hidden else entered)
-    return " " * ((COLS - len(marks)) // 2) + marks
