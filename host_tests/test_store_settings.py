@@ -156,10 +156,15 @@ def test_no_settings_file_is_a_fresh_device_not_damage():
     s = Store(fs=fs)
     assert s.load_settings() == (config.defaults(), None)
     assert opened(s) == (None, "")
-    assert read_log(s) == ([], 0)
     assert s.take_notices() == []
-    # the defaults written at once, so that later idle passes only ever rewrite the file
-    assert list(fs.flash) == [SETTINGS]
+    # the boot writes nothing (its first frame waits for no erase); the idle passes make the
+    # three folders, then write the defaults, a step each, so that later ones only ever
+    # rewrite the file
+    assert list(fs.flash) == [] and fs.listdir("") == []
+    for made in (["state"], ["log", "state"], ["journal", "log", "state"]):
+        assert s.housekeep() and sorted(fs.listdir("")) == made and list(fs.flash) == []
+    assert s.housekeep() and list(fs.flash) == [SETTINGS]
+    assert read_log(s) == ([], 0)
     assert Store(fs=fs.reboot()).load_settings() == (config.defaults(), None)
 
 

@@ -17,6 +17,7 @@
 from . import config, flashfs, journal, logfile, logread
 
 OLDER = ["settings.json", "log.exported", "action.json"]  # an older firmware's, in the root
+FOLDERS = (config.STATE_DIR, config.LOG_DIR, journal.DIR)
 
 
 def older(name):
@@ -38,6 +39,7 @@ class Store:
         self.room = Room(min(config.LOG_RESERVE, limit // 4), self.logfile, self.journal)
         self._notices = []     # short texts for the screen (take_notices): 8 at most
         self._opened = False
+        self._made = False     # the folders and settings.json are there (_ready)
         self._seq = 1          # the next record's seq
         self._hint = ""        # the play's hint as flash holds it
         self._retry = []       # records a refusing flash did not take yet: LOG_QUEUE at most
@@ -55,17 +57,21 @@ class Store:
         else:  # a flash error: the file alone
             s, _, why = sf.read()
         notice = None
-        if why and why != flashfs.MISSING:  # a fresh device has none
+        if why and why != flashfs.MISSING:  # a fresh device has none (idle passes make it)
             notice = "settings fixed" if why[:4] == "bad " else "settings reset"
             self.report(config.SETTINGS_FILE, why, notice)
-        if why and self._opened:  # repaired: said once; made when missing: idle passes rewrite it
-            sf.write(sf.j) or self.flash_error()
+            if self._opened:  # repaired at once: said once
+                sf.write(sf.j) or self.flash_error()
         return s, notice
 
     def save_settings(self, settings):
         """settings.json written whole now (the bench, the tests). -> True once on flash."""
         if not self._open():
             return False
+        try:
+            self._ready()
+        except OSError:
+            return self.flash_error()
         sf = self.settings
         sf.settings = dict(settings)
         sf.why = None  # written whole: nothing left to report
@@ -104,6 +110,7 @@ class Store:
             return True
         held = self.journal
         try:
+            self._ready()
             if held.out_of_slots():  # passes answering presses used every slot: idle work now
                 while self._on(False) or held.drop(self.logfile.seq, self.settings.j):
                     pass
@@ -146,7 +153,7 @@ class Store:
         self._stop_reading()
         try:
             held = self.journal
-            work = (held.open_next() or self._on(True) or held.prepare()
+            work = (self._ready(True) or held.open_next() or self._on(True) or held.prepare()
                     or held.drop(self.logfile.seq, self.settings.j))
         except OSError:
             return self.flash_error()
@@ -165,6 +172,7 @@ class Store:
             return False
         self._stop_reading()
         try:
+            self._ready()
             while self._on(False):
                 pass
         except OSError:
@@ -220,11 +228,14 @@ class Store:
         """The boots that failed in a row (config.BOOTS_FILE): failed True counts one more
         (app.fatal), False sets 0 (a first frame drawn), None reads. -> the count before (0
         for an unreadable file: it never stops a boot)."""
-        self._open()  # (its folder made on a fresh device)
         path = self.root + config.BOOTS_FILE
         count = flashfs.read_json(self.fs, path, 16)[0]
         count = count if type(count) is int and 0 <= count < 1000 else 0
         if failed or failed is False and count:
+            try:
+                self._open() and self._ready()
+            except OSError:
+                pass  # (and the write fails: a count never stops a boot)
             flashfs.write_json(self.fs, path, count + 1 if failed else 0)
         return count
 
@@ -255,27 +266,33 @@ class Store:
             pass
         try:
             top = fs.listdir(root)
-            for name in (config.STATE_DIR, config.LOG_DIR, journal.DIR):
-                name = name[:-1]  # each folder made, a file of its name (not ours) removed
-                if name in top:
+            made = []  # which of FOLDERS are there: a fresh device has none (_ready makes them)
+            for name in FOLDERS:
+                if name[:-1] in top:
                     if fs.stat(root + name)[0] & 0x4000:
-                        continue
-                    fs.remove(root + name)
-                fs.mkdir(root + name)
+                        made.append(name)
+                    else:  # a file of its name, not ours
+                        fs.remove(root + name[:-1])
             bad = 0
             for name in top:
                 if older(name):
-                    from . import migrate  # once in a device's life
+                    from . import migrate  # once in a device's life: its folders first
+                    for folder in FOLDERS:
+                        if folder not in made:
+                            fs.mkdir(root + folder[:-1])
+                    made = FOLDERS
                     bad = migrate.run(self, top)
                     break
-            for name in fs.listdir(root + config.STATE_DIR):
+            for name in fs.listdir(root + config.STATE_DIR) if config.STATE_DIR in made else ():
                 if name.endswith(".tmp"):  # a write a cut left half done: the old file is whole
                     fs.remove(root + config.STATE_DIR + name)
-            self.logfile.open()
-            damaged, self._hint, changes = self.journal.read(self.logfile.seq)
+            self.logfile.open(config.LOG_DIR in made)
+            damaged, self._hint, changes = self.journal.read(self.logfile.seq,
+                                                             journal.DIR in made)
             self.settings.load(changes)
         except OSError:
             return self.flash_error()
+        self._made = len(made) == 3 and self.settings.why != flashfs.MISSING
         self._opened = True
         seq = self.logfile.seq
         for e in self.journal.entries:
@@ -285,6 +302,28 @@ class Store:
         if bad:  # a commit: the settings are known by now
             self.report(config.LOG_FILE, "%d bad lines" % bad, "log damaged")
         return True
+
+    def _ready(self, step=False):
+        """Before a write: a fresh device's folders, then its settings.json (the defaults:
+        idle passes then only ever rewrite it), made; step: one of them (an idle pass's). The
+        boot writes none of them: a fresh device's first frame waits for no erase. -> whether
+        one was made (OSError if the flash refused)."""
+        if self._made:
+            return False
+        fs, sf = self.fs, self.settings
+        for name in FOLDERS:
+            try:
+                fs.stat(self.root + name[:-1])
+            except OSError:
+                fs.mkdir(self.root + name[:-1])
+                if step:
+                    return True
+        if flashfs.size(fs, sf.path):
+            step = False  # nothing left to make
+        elif not sf.write(sf.j):
+            raise OSError(5)
+        self._made = True
+        return step
 
     def _stop_reading(self):
         if self._reading is not None:  # (open_action's)
