@@ -12,7 +12,7 @@ import random
 import sys
 
 from conftest import ROOT
-from carddraw import config
+from carddraw import config, logread
 from carddraw.controller import Controller
 from carddraw.logfile import segment
 from carddraw.logfile import OLDER_LOG
@@ -225,13 +225,16 @@ def test_no_lost_action_when_the_last_action_ended_or_on_a_fresh_device():
         assert s.commit([r], hint=hint)
     for i in range(300):  # the end far back: read backwards past a few chunks
         assert s.commit([{"ev": "settings", "ms": i, "ranks": i}], hint="x")
-    records, hint = Store(fs=fs.reboot()).open_action()
-    records = list(records)  # a stream: read here to look at it whole
-    assert records[:len(action)] == action and hint == "x"
+    store = Store(fs=fs.reboot())
+    # set-up ("x", on flash with the records): the action put away is not read at boot
+    assert store.open_action() == (None, "x")
+    records = list(logread.last_action(store.logfile, store.journal))  # the stream, whole
+    assert records[:len(action)] == action
     assert len(records) == len(action) + 300
     assert records[-1] == {"ev": "settings", "ms": 299, "ranks": 299}
-    c = Controller(config.defaults(), random.Random(1), 0, replay=(records, hint))
-    assert c.action is None and c.take_log() == [] and c.view().screen == "setup"
+    for replay in ((None, "x"), (records, "x")):
+        c = Controller(config.defaults(), random.Random(1), 0, replay=replay)
+        assert c.action is None and c.take_log() == [] and c.view().screen == "setup"
 
 
 def test_the_open_action_is_found_reading_the_logs_tail_only():

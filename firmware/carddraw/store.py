@@ -84,6 +84,8 @@ class Store:
         self._stop_reading()
         if not self._open():
             return None, ""
+        if "x" in self._hint:  # set-up, on flash with the records: the last action put away
+            return None, self._hint   # is not read (a boot at set-up waits for no log)
         self._reading = logread.last_action(self.logfile, self.journal)
         return self._reading, self._hint
 
