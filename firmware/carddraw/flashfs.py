@@ -141,10 +141,12 @@ class SettingsFile:
         settings changed], in entry order) over it where newer than it; the whole dict
         checked again (a change may be damaged as a file may)."""
         s, self.j, self.why = self.read()
+        newer = False
         for number, changed in changes:
             if number > self.j and isinstance(changed, dict):
                 s.update(changed)
-        self.settings = known.check(s)[0] if changes else s  # read() checked the file's
+                newer = True
+        self.settings = known.check(s)[0] if newer else s  # read() checked the file's
 
     def changes(self, settings):
         """The settings of a pass (a whole dict, or None) that differ from flash's, or None."""
