@@ -26,6 +26,7 @@ from .logread import LINE_MAX
 HOLD_MOST = 4
 OLDER_LOG = "log.1.jsonl"  # the first firmware's rotated log (config.LOG_FILE's older half)
 BLOCK = 4096               # littlefs's block on the Pico: the flash's erase sector
+TAIL = 512                 # a segment's end read first at boot for its last record
 
 
 def segment(first):
@@ -115,16 +116,18 @@ class LogFile:
             self.seq = segs[-1] - 1
 
     def _find_last(self, first):
-        """The last whole record's seq and hash in a segment: from its tail (2 lines' worth),
-        or, when damage fills the tail, from the whole of it. -> whether it holds one."""
+        """The last whole record's seq and hash in a segment: from its last TAIL bytes (a
+        whole line or more, as a rule), else 2 lines' worth, or, when damage fills that, from
+        the whole of it. -> whether it holds one."""
         path = self.path(first)
         size = self.sizes[first]
         if first == self.segs[-1] and size:
             self.torn = not self._ends_line(path, size)
-        start = max(0, size - 2 * LINE_MAX)
-        for at in (start, 0) if start else (0,):
+        for at in (size - TAIL, size - 2 * LINE_MAX, 0):
+            if at < 0:
+                continue  # the segment is shorter: read from further back
             found = None
-            tail = []  # from `start`: 2 lines' worth, read newest first (one parse, as a rule)
+            tail = []  # from `at`, read newest first (one parse, as a rule)
             for line, _ in logread.lines(self.fs, path, max(0, at - 1), self.limit + LINE_MAX):
                 if at:
                     tail.append(line)
