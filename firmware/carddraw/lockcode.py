@@ -50,9 +50,9 @@ def wait_for(fails):
     return min(FIRST_WAIT_MS << min(fails - FREE_TRIES, 10), MAX_WAIT_MS)
 
 
-def wait_text(ms):
-    """A wait for the screen: "27 s", "4 min 10 s", "7 h 59 min" (rounded up)."""
-    s = (ms + 999) // 1000
+def wait_text(wait):
+    """A wait (ms) for the screen: "27 s", "4 min 10 s", "7 h 59 min" (rounded up)."""
+    s = (wait + 999) // 1000
     if s < 60:
         return "%d s" % s
     if s < 3600:
@@ -162,20 +162,20 @@ class Lockout:
         if not code_ok(entered):
             return BAD_CODE, None
         ctl = self.ctl
-        r = Rng()  # hardware entropy, never the bench's seeded generator
-        ctl.change("lock", hashed(entered, salt(r)))
+        rng = Rng()  # hardware entropy, never the bench's seeded generator
+        ctl.change("lock", hashed(entered, salt(rng)))
         recovery = ""
         for _ in range(RECOVERY):
-            recovery += LOCK_KEYS[r.randrange(4)]
-        ctl.change("recovery", hashed(recovery, salt(r)))
+            recovery += LOCK_KEYS[rng.randrange(4)]
+        ctl.change("recovery", hashed(recovery, salt(rng)))
         ctl.change("recovery_fails", 0)
         ctl.record("settings", lock="changed")  # never the code itself: players read logs
         return None, recovery
 
 
-def salt(r):
+def salt(rng):
     """16 hex digits of hardware randomness: the last of a sha256 of two random numbers."""
-    return hashed("%d %d" % (r.randrange(0x3FFFFFFF), r.randrange(0x3FFFFFFF)), "")[-16:]
+    return hashed("%d %d" % (rng.randrange(0x3FFFFFFF), rng.randrange(0x3FFFFFFF)), "")[-16:]
 
 
 _DEFAULT = {"lock": None, "default": False}   # the lock last asked about, and the answer

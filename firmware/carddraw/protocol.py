@@ -86,12 +86,12 @@ class Console:
             elif " " <= ch <= "~":  # a control byte (Ctrl-C with the key off) is dropped
                 self.buf = buf + ch
 
-    def line(self, text):
+    def line(self, line):
         """A line for the queue; more than MAX_QUEUE waiting are refused, not stored."""
         if len(self.queue) >= MAX_QUEUE:
             self.reply({"error": "busy: %d lines waiting, line ignored" % MAX_QUEUE})
         else:
-            self.queue.append(text)
+            self.queue.append(line)
 
     def reply(self, out):
         """A reply for the pass's reveal, after the persist. At most _MAX_REPLIES wait (a host
@@ -169,17 +169,16 @@ class Console:
         """Lines waiting or a command running (the simulator runs passes until not)."""
         return bool(self.queue) or self.wait_until is not None or self.job is not None
 
-    def command(self, text, now):
+    def command(self, line, now):
         """One line -> its reply, or None while it runs on."""
-        words = text.split()
+        words = line.split()
         cmd = words[0].lower() if words else ""
         two = cmd == "test" or cmd == "log"  # named by two words: `test led`, `log ack`
         handler = HANDLERS.get(cmd)
         if handler is None:
             return {"error": "unknown command %r; commands: press NAME, long NAME, wait MS, show, "
                              "log, unlock CODE, lock; in bench mode: seed N, test led|display|"
-                             "button|draws|end, log ack SEQ HASH, maint (NAME: RANK, HELP, DRAW, "
-                             "STOP)" % cmd[:16]}
+                             "button|draws|end, log ack SEQ HASH, maint" % cmd[:16]}
         if len(words) > 2 and not two:
             return {"error": "%s takes one argument at most" % cmd}
         args = words[1:]

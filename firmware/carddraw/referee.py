@@ -13,10 +13,10 @@ from .config import COLS
 from .screens import Menu, Screen, Setup
 
 
-def shown_code(code, hidden):
-    """A code as entered so far, centred: a * for each press (how many presses the code takes
-    stays unsaid), or on the new-code screen the presses themselves."""
-    marks = " ".join("*" * len(code) if hidden else code)
+def shown_code(code):
+    """A code as entered so far, its presses spaced and centred (the lock shows a * for each:
+    how many presses the code takes stays unsaid; the new-code screen the presses)."""
+    marks = " ".join(code)
     return " " * ((COLS - len(marks)) // 2) + marks
 
 
@@ -60,14 +60,14 @@ class Lock(Screen):
         ctl = self.ctl
         lockout = ctl.lockout
         left = lockout.wait_ms()
-        stars = shown_code(self.code, True)
-        if lockout.pending is not None:  # counted, compared once the count is on flash
-            stalled = lockout.stalled
-            lines = ["Enter the code", "on the buttons:", "", stars,
-                     "Flash error:" if stalled else "Checking...",
-                     "not checked yet" if stalled else ""]
-        elif not left:
+        stars = shown_code("*" * len(self.code))
+        pending = lockout.pending is not None  # counted, compared once the count is on flash
+        if pending or not left:
             lines = ["Enter the code", "on the buttons:", "", stars, "", ""]
+            if pending and lockout.stalled:
+                lines[4:] = ["Flash error:", "not checked yet"]
+            elif pending:
+                lines[4] = "Checking..."
         else:  # a countdown (the controller redraws it every second); codes entered during
             # the wait are refused unchecked, but for the recovery code if there is one
             if ctl.settings["recovery"]:
@@ -110,7 +110,7 @@ class NewCode(Screen):
             ctl.beep("click")
 
     def lines(self):
-        return ["New code", "4 to 8 presses", "of the buttons:", shown_code(self.code, False),
+        return ["New code", "4 to 8 presses", "of the buttons:", shown_code(self.code),
                 "", "hold DRAW: save" if len(self.code) >= settings.LOCK_MIN else "",
                 "hold RANK: clear", "hold STOP: back"], None
 

@@ -165,8 +165,7 @@ def command(con, args, now):
     what = args[0].lower() if args else ""
     arg = args[1] if len(args) > 1 else None
     if what not in TEST_NAMES or len(args) > 2:
-        return {"error": "test needs one of: test led COLOUR, test display, test button MS, "
-                         "test draws N, test end"}
+        return {"error": "test needs: led COLOUR, display, button MS, draws N or end"}
     if what == "draws":
         return draws(app, arg)
     if arg is not None and (what == "end" or what == "display"):

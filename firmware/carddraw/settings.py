@@ -55,7 +55,7 @@ def valid(name, value, default):
     if name in config.FLAGS:
         return value is True or value is False
     if name == "skill":
-        return isinstance(value, str) and value in config.SKILLS  # R24
+        return value in config.SKILLS  # R24 (by ==: no other type equals a name)
     if name == "lock":
         return lock_ok(value) or code_ok(value)  # a code in plain text: check() hashes it
     if name == "lock_fails" or name == "recovery_fails":
@@ -88,7 +88,8 @@ def check(data):
     if code_ok(settings["lock"]):  # older firmware kept the code itself: keep it, hashed
         settings["lock"] = hashed(settings["lock"], config.LOCK_SALT)
         bad.append("lock")  # so it is rewritten
-    return settings, [name for name in NAMES if name in bad]  # NAMES' order, each once
+    bad.sort()  # NAMES' order (sorted), each once: ranks and lock only when they were good
+    return settings, bad
 
 
 def action_from(settings, Action=None):
