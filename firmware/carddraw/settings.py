@@ -27,7 +27,7 @@ LOCK_FAILS_MAX = 9999    # wrong tries counted at most (the wait stops growing l
 def code_ok(code):
     """Whether `code` is a referee code as entered: 4 to 8 presses of R, H, D, S."""
     return (isinstance(code, str) and LOCK_MIN <= len(code) <= LOCK_MAX
-            and all(key in LOCK_KEYS for key in code))
+            and not code.strip(LOCK_KEYS))  # (nothing left: every press one of them)
 
 
 def lock_ok(lock, presses=("4", "5", "6", "7", "8")):
@@ -36,7 +36,7 @@ def lock_ok(lock, presses=("4", "5", "6", "7", "8")):
     parts = lock.split("$") if isinstance(lock, str) else ()
     return (len(parts) == 3 and parts[0] in presses
             and len(parts[1]) == 16 and len(parts[2]) == 64
-            and all(c in "0123456789abcdef" for c in parts[1] + parts[2]))
+            and not (parts[1] + parts[2]).strip("0123456789abcdef"))
 
 
 def hashed(code, salt):
@@ -107,9 +107,6 @@ def number(arg, most=9):
     """A console argument as a whole number if it is 1 to `most` ASCII digits, else None.
     Not str.isdigit(): under CPython it also takes '²' (which int() then refuses) or
     Arabic-Indic digits, and int() of a few thousand digits raises there."""
-    if arg is None or not 0 < len(arg) <= most:
-        return None
-    for ch in arg:
-        if not "0" <= ch <= "9":
-            return None
+    if arg is None or not 0 < len(arg) <= most or arg.strip("0123456789"):
+        return None  # (strip leaves whatever is not a digit: from the first to the last)
     return int(arg)
