@@ -95,7 +95,7 @@ class Lockout:
         once the count is on flash; done(said) is called then: said None when it opens the
         lock, else what to tell the player. -> None when counted, else the refusal (during a
         wait: refused unchecked; not a code at all; a try already waiting)."""
-        if self.pending is not None:
+        if self.pending:  # (a try, or None)
             return "A try is being checked"
         kind = "recovery" if len(entered) == RECOVERY and self.presses() == RECOVERY else "lock"
         left = self.wait_ms(kind)
@@ -109,10 +109,10 @@ class Lockout:
         self.pending = (entered, kind, done)
         self.stalled = False
 
-    def settle(self, saved=True):
+    def settle(self, saved):
         """The pending try compared, if its count is on flash (saved); else it waits, and the
         lock says why. -> whether one was compared."""
-        if self.pending is None:
+        if not self.pending:
             return False
         if not saved:
             self.stalled = True

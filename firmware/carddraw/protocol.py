@@ -137,9 +137,9 @@ class Console:
         ran = False
         app = self.app
         job = self.job
-        if job is not None:
+        if job:
             out = job.step(self, now)
-            if out is None:
+            if not out:
                 return job.busy
             self.job = None
             self.reply(out)
@@ -148,20 +148,20 @@ class Console:
             self.wait_until = None
             if self.bench is not None:
                 self.bench = now  # the line that held the queue ends now: the console is in use
-            self.reply(self.test.timeout(self) if self.test is not None else {"ok": "wait"})
+            self.reply(self.test.timeout(self) if self.test else {"ok": "wait"})
         # maint's reset, at a pass after its reply, once the flash has every record (a flash
         # still refusing one holds it back); Board.reset never returns on the board
         if self.restart_at is not None and now - self.restart_at >= 0 and not app.store.waiting():
             self.restart_at = None
             reset = getattr(app.board, "reset", None)
-            if reset is not None:
+            if reset:
                 reset()
         if self.wait_until is None:
             self.bench_on(now)  # its time may be up (not while a line holds the queue)
-        while self.queue and self.wait_until is None and self.job is None:
+        while self.queue and self.wait_until is None and not self.job:
             ran = True
             out = self.command(self.queue.pop(0), now)
-            if out is not None:
+            if out:
                 self.reply(out)
         return ran
 
@@ -175,7 +175,7 @@ class Console:
         cmd = words[0].lower() if words else ""
         two = cmd == "test" or cmd == "log"  # named by two words: `test led`, `log ack`
         handler = HANDLERS.get(cmd)
-        if handler is None:
+        if not handler:
             return {"error": "unknown command %r; commands: press NAME, long NAME, wait MS, show, "
                              "log, unlock CODE, lock; in bench mode: seed N, test led|display|"
                              "button|draws|end, log ack SEQ HASH, maint" % cmd[:16]}
@@ -208,7 +208,7 @@ class Console:
         if self.restart_at is not None:
             self.restart_at = None     # a maintenance boot not begun yet: called off
             app.store.set_flag(MAINT_FLAG, False)
-        if self.test is not None:
+        if self.test:
             self.end_test()
         app.controller.record("bench", mode="off", why=why)
 

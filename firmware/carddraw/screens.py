@@ -86,7 +86,7 @@ class Menu(Screen):
         cur = self.cur % len(rows)
         head = self.head()
         room = ROWS - 2 - len(head)
-        top = min(max(0, cur - room + 1), max(0, len(rows) - room))
+        top = max(0, min(cur - room + 1, len(rows) - room))
         shown = [self.title] + head
         for index in range(top, min(len(rows), top + room)):
             label, value = rows[index]
@@ -179,8 +179,8 @@ class Setup(Screen):
         for name in COLOURS:
             if settings[name]:
                 added += settings[name]
-                colour = name if colour is None else "mix"
-        if colour is None:
+                colour = "mix" if colour else name
+        if not colour:
             task += " none"
         elif colour == "mix":
             task += " %d cards" % added

@@ -168,7 +168,7 @@ def command(con, args, now):
         return {"error": "test needs: led COLOUR, display, button MS, draws N or end"}
     if what == "draws":
         return draws(app, arg)
-    if arg is not None and (what == "end" or what == "display"):
+    if arg and (what == "end" or what == "display"):
         return {"error": "test %s takes no argument" % what}
     if what == "end":
         con.end_test()
@@ -198,7 +198,7 @@ def command(con, args, now):
     board = app.board
     board.led.show(led)
     d = board.display
-    if lines is None:
+    if not lines:
         pattern(d, 0)
     else:
         draw(d, "test", lines)
@@ -226,7 +226,7 @@ def draws(app, arg):
         for i in range(n):
             counts[deck.COLOURS.index(a.draw(c.rng))] += 1
             a.pending = None  # put back: a card pending acceptance never left the deck (R15)
-            if wdt is not None and not i & 1023:
+            if wdt and not i & 1023:
                 wdt.feed()
     except deck.RuleError as e:  # R22: an empty deck
         return {"error": str(e)}

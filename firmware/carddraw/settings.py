@@ -95,7 +95,7 @@ def check(data):
 def action_from(settings, Action=None):
     """The Action these settings start, every parameter carried (R2-R15, referee present).
     Action: the class, where the caller has it (a start's pass skips the import machinery)."""
-    if Action is None:
+    if not Action:
         from .action import Action  # here, so the store can check settings without it
     return Action(settings["skill"], settings["ranks"], settings["helpers"],
                   settings["bonus"], settings["green"], settings["yellow"], settings["red"],
