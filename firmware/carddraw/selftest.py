@@ -208,7 +208,12 @@ def command(con, args, now):
         return None
     if what == "led":
         return {"ok": "led", "colour": colour, "rgb": list(board.led.value)}
-    return {"ok": "display", "lit": lit(d), "pixels": 8 * len(d.buffer)}
+    lit = 0  # the lit pixels in the frame the display was given
+    for b in d.buffer:
+        while b:
+            b &= b - 1
+            lit += 1
+    return {"ok": "display", "lit": lit, "pixels": 8 * len(d.buffer)}
 
 
 def draws(app, arg):
@@ -255,12 +260,3 @@ class Test:
         con.end_test()
         return {"error": "no button pressed in %d ms" % self.button_ms}
 
-
-def lit(d):
-    """Lit pixels in the frame the display was last given."""
-    n = 0
-    for b in d.buffer:
-        while b:
-            b &= b - 1
-            n += 1
-    return n
