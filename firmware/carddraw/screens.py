@@ -325,7 +325,7 @@ class Options(Menu):
         elif name == "skill":  # the next of surgery, repair, scan (R24)
             settings = ctl.settings
             ctl.change("skill", SKILLS[(SKILLS.index(settings["skill"]) + 1) % len(SKILLS)])
-            if settings["skill"] != "scan" and settings["ranks"] == 0:
+            if settings["skill"] != "scan" and not settings["ranks"]:
                 ctl.change("ranks", 1)  # R3: rank 0 is a scan's only
         elif name in config.FLAGS:
             ctl.change(name, not ctl.settings[name])

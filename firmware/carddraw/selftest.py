@@ -220,7 +220,7 @@ def draws(app, arg):
     """R9 sampled: N draws from the set-up screen's deck, each card put back."""
     n = settings.number(arg, 5)
     if not n or n > _MAX_DRAWS:  # None: not a number
-        return {"error": "test draws needs a number of draws, 1 to %d" % _MAX_DRAWS}
+        return {"error": "test draws needs a number, 1 to %d" % _MAX_DRAWS}
     c = app.controller
     if c.screen != "setup":
         return {"error": "test draws only on the set-up screen"}

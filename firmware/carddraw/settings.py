@@ -82,7 +82,7 @@ def check(data):
                 settings[name] = data[name]
             else:
                 bad.append(name)
-    if settings["skill"] != "scan" and settings["ranks"] == 0:
+    if settings["skill"] != "scan" and not settings["ranks"]:
         settings["ranks"] = 1  # R3: only a scanner works at rank 0
         bad.append("ranks")
     if code_ok(settings["lock"]):  # older firmware kept the code itself: keep it, hashed
