@@ -167,12 +167,6 @@ class Picture:
         self.counts = counts
         self.foot = foot
 
-    def data(self):
-        """Its fields as JSON-able data (the phone view draws them in HTML; the tests)."""
-        d = {"kind": self.kind}
-        d.update(self.__dict__)  # (a tuple goes into JSON as a list)
-        return d
-
     def __eq__(self, other):
         return isinstance(other, Picture) and other.__dict__ == self.__dict__
 
