@@ -32,7 +32,6 @@ FREE_TRIES = 3                   # wrong tries before the first wait
 FIRST_WAIT_MS = 30000            # the wait after the 3rd wrong try; doubled for each after it
 MAX_WAIT_MS = 8 * 3600 * 1000    # the longest wait, 8 h
 BAD_CODE = "A code is 4 to 8 presses of R H D S"
-NOT_SAVED = "The flash did not save the try: it was not checked."
 RECOVERY = 12                    # presses in the recovery code
 COUNTS = {"lock": "lock_fails", "recovery": "recovery_fails"}  # each kind's count (settings)
 

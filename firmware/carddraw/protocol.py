@@ -259,7 +259,7 @@ class Unlock:
             if self.passes < _UNLOCK_PASSES:
                 return None
             c.lockout.cancel()
-            said = lockcode.NOT_SAVED
+            said = "The flash did not save the try: it was not checked."
         if said:
             return {"error": "unlock: " + said}
         con.bench = now
