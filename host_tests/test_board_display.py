@@ -226,9 +226,9 @@ def test_buzzer_patterns_play_without_blocking_and_stop():
     assert all(tones[t] == 0 for t in range(40, 65, 5))
     assert all(tones[t] == 3400 for t in range(65, 125, 5))
     assert all(tones[t] == 0 for t in range(125, 140, 5))
-    assert r["playing_after"] is False
+    assert r["playing_after"] is None                    # silent: no steps playing
     assert r["names"] == sorted(["click", "card", "warn", "success", "fail", "black", "error"])
-    assert r["late"] == [0, False]
-    assert r["disabled"] == [0, False]
-    assert r["muted_midway"] == [0, False]
+    assert r["late"] == [0, None]
+    assert r["disabled"] == [0, None]
+    assert r["muted_midway"] == [0, None]
     assert r["bad"] and "tada" in r["bad"]

@@ -88,7 +88,7 @@ def test_bad_action_parameters_name_the_parameter(kwargs, word):
 
 
 def test_deck_rejects_bad_colour_and_negative_counts():
-    with pytest.raises(ValueError, match="colour must be one of"):
+    with pytest.raises(ValueError, match="colour must be green, yellow, red or black"):
         Deck(1, 1, 1, 0).add("purple")
     with pytest.raises(ValueError, match="yellow"):
         Deck(1, -1, 0, 0)

@@ -103,7 +103,7 @@ def test_a_console_unlock_is_never_compared_while_the_flash_refuses_its_count(mo
         now += 20
         app.loop_pass(now)
     got = [json.loads(r) for r in replies]
-    assert got == [{"error": "unlock: " + lockcode.NOT_SAVED}]
+    assert got == [{"error": "unlock: The flash did not save the try: it was not checked."}]
     assert judged == [] and app.console.bench is None
     fs.failing = False
     for _ in range(3):

@@ -87,7 +87,8 @@ out = []
 lit = []
 
 def snap(v):
-    out.append([v.screen, v.lines, v.led, v.blink, v.picture and v.picture.data()])
+    p = v.picture
+    out.append([v.screen, v.lines, v.led, v.blink, p and dict(p.__dict__, kind=p.kind)])
     lit.append(buf[0] == 0xFF and buf[127] == 0xFF and sum(buf[128:]) > 0)  # bar and body
 
 c = tour(fb, snap, 57)
@@ -95,6 +96,7 @@ RESULT = {"views": out, "lit": lit, "log": c.take_log()}
 '''
     got = vm(script, libs=[TOUR_LIB])
     want = json.loads(json.dumps([[v.screen, v.lines, v.led, v.blink,
-                                   v.picture and v.picture.data()] for v in cpython_tour(57)]))
+                                   v.picture and dict(v.picture.__dict__, kind=v.picture.kind)]
+                                  for v in cpython_tour(57)]))
     assert got["views"] == want
     assert all(got["lit"][1:])

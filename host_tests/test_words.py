@@ -52,7 +52,7 @@ def said(view):
     """Every text the view puts on the screen: its lines, and its picture's texts."""
     out = list(view.lines)
     if view.picture is not None:
-        d = view.picture.data()
+        d = view.picture.__dict__
         out += [d["title"]] + list(d["foot"])
         out += list(d.get("side", ())) + [d.get("label", "")] + list(d.get("words", ()))
     return out

@@ -96,7 +96,7 @@ class Led:
 # -- Buzzer --------------------------------------------------------------------------------
 class Buzzer:
     """The piezo on a PWM pin. play() starts a pattern and returns; update() moves it on."""
-    pattern = None    # the steps playing (flat, as config.BUZZER_PATTERNS has them)
+    playing = None    # the steps playing (flat, as config.BUZZER_PATTERNS has them), or None
 
     def __init__(self):
         self._pwm = PWM(Pin(config.BUZZER_PIN), freq=1000, duty_u16=0)
@@ -108,7 +108,7 @@ class Buzzer:
         pattern = config.BUZZER_PATTERNS[name]  # KeyError: no such pattern
         self.stop()
         if self.enabled:
-            self.pattern = pattern
+            self.playing = pattern
             self.step = -2     # the index of the step's frequency in the pattern
             self.start = now_ms
             self.end = 0       # ms after start at which the current step ends
@@ -116,7 +116,7 @@ class Buzzer:
 
     def update(self, now_ms):
         """Call often (every loop): starts the next step when one ends, stops at the end."""
-        pattern = self.pattern
+        pattern = self.playing
         if pattern is None:
             return
         if not self.enabled:
@@ -141,11 +141,7 @@ class Buzzer:
 
     def stop(self):
         self._pwm.duty_u16(0)
-        self.pattern = None
-
-    @property
-    def playing(self):
-        return self.pattern is not None
+        self.playing = None
 
 
 # -- Battery -------------------------------------------------------------------------------

@@ -111,8 +111,8 @@ SKILLS = ("surgery", "repair", "scan")  # the first is the default
 # a salted sha256 (lockcode.py). The default code is R H R H; LOCK_SALT salts it and any plain
 # code that older firmware kept (a code's own salt is fresh each time a referee changes it).
 LOCK_SALT = "0000000000000000"
-DEFAULT_LOCK = ("4$0000000000000000$"
-                "3e2490318e6d08cf87fac97a7f2c8ab304dce8818c8bfbbf6d7a2d9e415fa60c")
+DEFAULT_LOCK = ("4$" + LOCK_SALT  # R H R H, salted by LOCK_SALT
+                + "$3e2490318e6d08cf87fac97a7f2c8ab304dce8818c8bfbbf6d7a2d9e415fa60c")
 
 
 def defaults():

@@ -25,7 +25,7 @@ def check_int(name, value, low, high):
 
 def check_colour(colour):
     if colour not in COLOURS:
-        raise ValueError("colour must be one of green, yellow, red, black, not %r" % (colour,))
+        raise ValueError("colour must be green, yellow, red or black, not %r" % (colour,))
     return colour
 
 

@@ -51,7 +51,7 @@ class Face:
             display.brightness(ctl.settings["brightness"])
             self.drawn = None
 
-    def show(self, ctl, store, now, quick=False):
+    def show(self, ctl, store, now, quick):
         """LED, display, buzzer: the controller's view (quick: odds may show "..."), or the
         error on show; store: where the notices come from. The display is drawn only when
         the view is not what it shows already."""
@@ -129,7 +129,7 @@ class Face:
         action draws or finishes (the rules' cadence is a draw every 30-60 s: R21, R23), and
         the timed warning wakes it for the card it draws."""
         play = ctl.play
-        if ctl.warn or play is not None and (play.action.state == "active"
+        if ctl.warn or play and (play.action.state == "active"
                                              or ctl.screen == "finishing"):
             self.wake(ctl, now)
         idle_for = now - self.last_input

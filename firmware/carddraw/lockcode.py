@@ -32,7 +32,6 @@ FREE_TRIES = 3                   # wrong tries before the first wait
 FIRST_WAIT_MS = 30000            # the wait after the 3rd wrong try; doubled for each after it
 MAX_WAIT_MS = 8 * 3600 * 1000    # the longest wait, 8 h
 BAD_CODE = "A code is 4 to 8 presses of R H D S"
-NOT_SAVED = "The flash did not save the try: it was not checked."
 RECOVERY = 12                    # presses in the recovery code
 COUNTS = {"lock": "lock_fails", "recovery": "recovery_fails"}  # each kind's count (settings)
 
@@ -50,9 +49,9 @@ def wait_for(fails):
     return min(FIRST_WAIT_MS << min(fails - FREE_TRIES, 10), MAX_WAIT_MS)
 
 
-def wait_text(ms):
-    """A wait for the screen: "27 s", "4 min 10 s", "7 h 59 min" (rounded up)."""
-    s = (ms + 999) // 1000
+def wait_text(wait):
+    """A wait (ms) for the screen: "27 s", "4 min 10 s", "7 h 59 min" (rounded up)."""
+    s = (wait + 999) // 1000
     if s < 60:
         return "%d s" % s
     if s < 3600:
@@ -95,7 +94,7 @@ class Lockout:
         once the count is on flash; done(said) is called then: said None when it opens the
         lock, else what to tell the player. -> None when counted, else the refusal (during a
         wait: refused unchecked; not a code at all; a try already waiting)."""
-        if self.pending is not None:
+        if self.pending:  # (a try, or None)
             return "A try is being checked"
         kind = "recovery" if len(entered) == RECOVERY and self.presses() == RECOVERY else "lock"
         left = self.wait_ms(kind)
@@ -109,10 +108,10 @@ class Lockout:
         self.pending = (entered, kind, done)
         self.stalled = False
 
-    def settle(self, saved=True):
+    def settle(self, saved):
         """The pending try compared, if its count is on flash (saved); else it waits, and the
         lock says why. -> whether one was compared."""
-        if self.pending is None:
+        if not self.pending:
             return False
         if not saved:
             self.stalled = True
@@ -162,20 +161,20 @@ class Lockout:
         if not code_ok(entered):
             return BAD_CODE, None
         ctl = self.ctl
-        r = Rng()  # hardware entropy, never the bench's seeded generator
-        ctl.change("lock", hashed(entered, salt(r)))
+        rng = Rng()  # hardware entropy, never the bench's seeded generator
+        ctl.change("lock", hashed(entered, salt(rng)))
         recovery = ""
         for _ in range(RECOVERY):
-            recovery += LOCK_KEYS[r.randrange(4)]
-        ctl.change("recovery", hashed(recovery, salt(r)))
+            recovery += LOCK_KEYS[rng.randrange(4)]
+        ctl.change("recovery", hashed(recovery, salt(rng)))
         ctl.change("recovery_fails", 0)
         ctl.record("settings", lock="changed")  # never the code itself: players read logs
         return None, recovery
 
 
-def salt(r):
+def salt(rng):
     """16 hex digits of hardware randomness: the last of a sha256 of two random numbers."""
-    return hashed("%d %d" % (r.randrange(0x3FFFFFFF), r.randrange(0x3FFFFFFF)), "")[-16:]
+    return hashed("%d %d" % (rng.randrange(0x3FFFFFFF), rng.randrange(0x3FFFFFFF)), "")[-16:]
 
 
 _DEFAULT = {"lock": None, "default": False}   # the lock last asked about, and the answer

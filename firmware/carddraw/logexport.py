@@ -18,8 +18,8 @@ def command(con, args):
         con.job = Export()
         return None
     if len(args) != 3 or args[0] != "ack":
-        return {"error": "log takes no argument, or: log, or log ack SEQ HASH (of the last "
-                         "record saved)"}
+        return {"error": "log takes no argument, or: log ack SEQ HASH (of the last record "
+                         "saved)"}
     seq = settings.number(args[1])
     h = args[2]
     if seq is None:

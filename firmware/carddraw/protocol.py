@@ -86,12 +86,12 @@ class Console:
             elif " " <= ch <= "~":  # a control byte (Ctrl-C with the key off) is dropped
                 self.buf = buf + ch
 
-    def line(self, text):
+    def line(self, line):
         """A line for the queue; more than MAX_QUEUE waiting are refused, not stored."""
         if len(self.queue) >= MAX_QUEUE:
             self.reply({"error": "busy: %d lines waiting, line ignored" % MAX_QUEUE})
         else:
-            self.queue.append(text)
+            self.queue.append(line)
 
     def reply(self, out):
         """A reply for the pass's reveal, after the persist. At most _MAX_REPLIES wait (a host
@@ -137,9 +137,9 @@ class Console:
         ran = False
         app = self.app
         job = self.job
-        if job is not None:
+        if job:
             out = job.step(self, now)
-            if out is None:
+            if not out:
                 return job.busy
             self.job = None
             self.reply(out)
@@ -148,20 +148,20 @@ class Console:
             self.wait_until = None
             if self.bench is not None:
                 self.bench = now  # the line that held the queue ends now: the console is in use
-            self.reply(self.test.timeout(self) if self.test is not None else {"ok": "wait"})
+            self.reply(self.test.timeout(self) if self.test else {"ok": "wait"})
         # maint's reset, at a pass after its reply, once the flash has every record (a flash
         # still refusing one holds it back); Board.reset never returns on the board
         if self.restart_at is not None and now - self.restart_at >= 0 and not app.store.waiting():
             self.restart_at = None
             reset = getattr(app.board, "reset", None)
-            if reset is not None:
+            if reset:
                 reset()
         if self.wait_until is None:
             self.bench_on(now)  # its time may be up (not while a line holds the queue)
-        while self.queue and self.wait_until is None and self.job is None:
+        while self.queue and self.wait_until is None and not self.job:
             ran = True
             out = self.command(self.queue.pop(0), now)
-            if out is not None:
+            if out:
                 self.reply(out)
         return ran
 
@@ -169,17 +169,16 @@ class Console:
         """Lines waiting or a command running (the simulator runs passes until not)."""
         return bool(self.queue) or self.wait_until is not None or self.job is not None
 
-    def command(self, text, now):
+    def command(self, line, now):
         """One line -> its reply, or None while it runs on."""
-        words = text.split()
+        words = line.split()
         cmd = words[0].lower() if words else ""
         two = cmd == "test" or cmd == "log"  # named by two words: `test led`, `log ack`
         handler = HANDLERS.get(cmd)
-        if handler is None:
+        if not handler:
             return {"error": "unknown command %r; commands: press NAME, long NAME, wait MS, show, "
                              "log, unlock CODE, lock; in bench mode: seed N, test led|display|"
-                             "button|draws|end, log ack SEQ HASH, maint (NAME: RANK, HELP, DRAW, "
-                             "STOP)" % cmd[:16]}
+                             "button|draws|end, log ack SEQ HASH, maint" % cmd[:16]}
         if len(words) > 2 and not two:
             return {"error": "%s takes one argument at most" % cmd}
         args = words[1:]
@@ -209,7 +208,7 @@ class Console:
         if self.restart_at is not None:
             self.restart_at = None     # a maintenance boot not begun yet: called off
             app.store.set_flag(MAINT_FLAG, False)
-        if self.test is not None:
+        if self.test:
             self.end_test()
         app.controller.record("bench", mode="off", why=why)
 
@@ -260,7 +259,7 @@ class Unlock:
             if self.passes < _UNLOCK_PASSES:
                 return None
             c.lockout.cancel()
-            said = lockcode.NOT_SAVED
+            said = "The flash did not save the try: it was not checked."
         if said:
             return {"error": "unlock: " + said}
         con.bench = now

@@ -13,10 +13,10 @@ from .config import COLS
 from .screens import Menu, Screen, Setup
 
 
-def shown_code(code, hidden):
-    """A code as entered so far, centred: a * for each press (how many presses the code takes
-    stays unsaid), or on the new-code screen the presses themselves."""
-    marks = " ".join("*" * len(code) if hidden else code)
+def shown_code(code):
+    """A code as entered so far, its presses spaced and centred (the lock shows a * for each:
+    how many presses the code takes stays unsaid; the new-code screen the presses)."""
+    marks = " ".join(code)
     return " " * ((COLS - len(marks)) // 2) + marks
 
 
@@ -31,14 +31,14 @@ class Lock(Screen):
         count is on flash (during a wait it refuses it unchecked)."""
         ctl = self.ctl
         lockout = ctl.lockout
-        if lockout.pending is not None:
+        if lockout.pending:  # (a try, or None)
             return
         ctl.beep("click")
         self.code += button[0]
         if len(self.code) >= lockout.presses():
             code, self.code = self.code, ""
             said = lockout.attempt(code, self.judged)
-            if said is not None:
+            if said:  # (a refusal, or None)
                 ctl.say("Referee lock", said, self.back)
 
     def judged(self, said):
@@ -47,7 +47,7 @@ class Lock(Screen):
         ctl = self.ctl
         if ctl.shown is not self:
             return
-        if said is None:
+        if not said:  # (None: the code opened it)
             ctl.goto(RefMenu(ctl, self.back))
         else:
             ctl.say("Wrong code", said, self.back)
@@ -60,14 +60,14 @@ class Lock(Screen):
         ctl = self.ctl
         lockout = ctl.lockout
         left = lockout.wait_ms()
-        stars = shown_code(self.code, True)
-        if lockout.pending is not None:  # counted, compared once the count is on flash
-            stalled = lockout.stalled
-            lines = ["Enter the code", "on the buttons:", "", stars,
-                     "Flash error:" if stalled else "Checking...",
-                     "not checked yet" if stalled else ""]
-        elif not left:
+        stars = shown_code("*" * len(self.code))
+        pending = lockout.pending  # a try counted, compared once the count is on flash
+        if pending or not left:
             lines = ["Enter the code", "on the buttons:", "", stars, "", ""]
+            if pending and lockout.stalled:
+                lines[4:] = ["Flash error:", "not checked yet"]
+            elif pending:
+                lines[4] = "Checking..."
         else:  # a countdown (the controller redraws it every second); codes entered during
             # the wait are refused unchecked, but for the recovery code if there is one
             if ctl.settings["recovery"]:
@@ -100,7 +100,7 @@ class NewCode(Screen):
         self.code = ""  # either way the entry starts over
         if button == "DRAW":
             said, recovery = ctl.lockout.keep(code)
-            if said is None:  # the recovery code, shown this once: write it down
+            if not said:  # the recovery code, shown this once: write it down
                 ctl.say("Code saved", "Recovery code, for a wait after wrong codes: %s %s %s"
                         % (recovery[:4], recovery[4:8], recovery[8:]),
                         RefMenu(ctl, self.back), "click")
@@ -110,7 +110,7 @@ class NewCode(Screen):
             ctl.beep("click")
 
     def lines(self):
-        return ["New code", "4 to 8 presses", "of the buttons:", shown_code(self.code, False),
+        return ["New code", "4 to 8 presses", "of the buttons:", shown_code(self.code),
                 "", "hold DRAW: save" if len(self.code) >= settings.LOCK_MIN else "",
                 "hold RANK: clear", "hold STOP: back"], None
 
@@ -125,14 +125,14 @@ class RefMenu(Menu):
         """The labels of the items that apply now, in the menu's order (choose() does them)."""
         ctl = self.ctl
         play = ctl.play
-        if play is None:  # the referee's task, frozen or not: from set-up only
+        if not play:  # the referee's task, frozen or not: from set-up only
             return ["Change code", "Unfreeze task" if ctl.settings["frozen"] else "Freeze task"]
         action = play.action
         state = action.state
         items = []
         if state == "referee":  # R14: a black awaits the referee
             items = ["Black: go on", "Black: fail"]
-        if state == "active" and action.pending is None:  # between draws
+        if state == "active" and not action.pending:  # between draws
             items.append("Helper leaves")  # R18
             if action.referee:  # R19: a referee present only
                 items.append("Adjust deck")

@@ -120,9 +120,10 @@ def build(ctl):
             if " " in title:
                 title = title[:title.rfind(" ")]
         lines[0] = title + " " * (TITLE_COLS - 4 - len(title)) + "SEED"
-    if warn:
-        lines = (lines + [""] * ROWS)[:ROWS]
-        lines[ROWS - 1] = warning(play)
+    if warn:  # R21: the timed warning, the last line (a card pending: "Accept in 4s!")
+        warning = "%s in %ds!" % ("Accept" if play.card and not play.applied  # (a colour,
+                                  else "Draw", play.warn)                      # or None)
+        lines = (lines + [""] * ROWS)[:ROWS - 1] + [warning]
     if len(lines) > ROWS:
         lines = lines[:ROWS]
     for i in range(len(lines)):  # a slice is a new string: only where a line is too long
@@ -136,18 +137,13 @@ def build(ctl):
         if ctl.seeded:  # the picture's title (its icon and mark name the skill)
             picture.title = "SEEDED"
         if warn:  # the warning at the picture's foot
-            picture.foot = (warning(play),)
+            picture.foot = (warning,)
     if warn:
         led = "white"  # R21: the warning shows on any screen
     v = View(shown.name, lines, led, blink, picture, not (play or ctl.plan).odds_ready())
     v.sec = ctl.seconds_left()  # the countdown it shows: a new view each second
     return v
 
-
-def warning(play):
-    """R21: the timed warning's line."""
-    return "%s in %ds!" % ("Accept" if play.card and not play.applied  # (a colour, or None)
-                           else "Draw", play.warn)
 
 
 def show(ctl):
@@ -171,19 +167,13 @@ class Picture:
         self.counts = counts
         self.foot = foot
 
-    def data(self):
-        """Its fields as JSON-able data (the phone view draws them in HTML; the tests)."""
-        d = {"kind": self.kind}
-        d.update(self.__dict__)  # (a tuple goes into JSON as a list)
-        return d
-
     def __eq__(self, other):
         return isinstance(other, Picture) and other.__dict__ == self.__dict__
 
     def draw(self, canvas, before=None):
         """The picture under the lit title bar; before: the picture drawn there now, under the
         same title bar, so that only what differs is drawn again."""
-        if before is None:
+        if not before:  # (a Picture, or None)
             skill = SKILLS.index(self.skill)
             cols(canvas, _ICONS + 8 * skill, 8, 1, 0, 1, 0)
             cols(canvas, _MARKS + 16 * skill, 16, _MARK_X, 0, 1, 0)

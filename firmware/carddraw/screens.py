@@ -86,7 +86,7 @@ class Menu(Screen):
         cur = self.cur % len(rows)
         head = self.head()
         room = ROWS - 2 - len(head)
-        top = min(max(0, cur - room + 1), max(0, len(rows) - room))
+        top = max(0, min(cur - room + 1, len(rows) - room))
         shown = [self.title] + head
         for index in range(top, min(len(rows), top + room)):
             label, value = rows[index]
@@ -179,8 +179,8 @@ class Setup(Screen):
         for name in COLOURS:
             if settings[name]:
                 added += settings[name]
-                colour = name if colour is None else "mix"
-        if colour is None:
+                colour = "mix" if colour else name
+        if not colour:
             task += " none"
         elif colour == "mix":
             task += " %d cards" % added
@@ -325,7 +325,7 @@ class Options(Menu):
         elif name == "skill":  # the next of surgery, repair, scan (R24)
             settings = ctl.settings
             ctl.change("skill", SKILLS[(SKILLS.index(settings["skill"]) + 1) % len(SKILLS)])
-            if settings["skill"] != "scan" and settings["ranks"] == 0:
+            if settings["skill"] != "scan" and not settings["ranks"]:
                 ctl.change("ranks", 1)  # R3: rank 0 is a scan's only
         elif name in config.FLAGS:
             ctl.change(name, not ctl.settings[name])

@@ -165,11 +165,10 @@ def command(con, args, now):
     what = args[0].lower() if args else ""
     arg = args[1] if len(args) > 1 else None
     if what not in TEST_NAMES or len(args) > 2:
-        return {"error": "test needs one of: test led COLOUR, test display, test button MS, "
-                         "test draws N, test end"}
+        return {"error": "test needs: led COLOUR, display, button MS, draws N or end"}
     if what == "draws":
         return draws(app, arg)
-    if arg is not None and (what == "end" or what == "display"):
+    if arg and (what == "end" or what == "display"):
         return {"error": "test %s takes no argument" % what}
     if what == "end":
         con.end_test()
@@ -199,7 +198,7 @@ def command(con, args, now):
     board = app.board
     board.led.show(led)
     d = board.display
-    if lines is None:
+    if not lines:
         pattern(d, 0)
     else:
         draw(d, "test", lines)
@@ -209,14 +208,19 @@ def command(con, args, now):
         return None
     if what == "led":
         return {"ok": "led", "colour": colour, "rgb": list(board.led.value)}
-    return {"ok": "display", "lit": lit(d), "pixels": 8 * len(d.buffer)}
+    lit = 0  # the lit pixels in the frame the display was given
+    for b in d.buffer:
+        while b:
+            b &= b - 1
+            lit += 1
+    return {"ok": "display", "lit": lit, "pixels": 8 * len(d.buffer)}
 
 
 def draws(app, arg):
     """R9 sampled: N draws from the set-up screen's deck, each card put back."""
     n = settings.number(arg, 5)
     if not n or n > _MAX_DRAWS:  # None: not a number
-        return {"error": "test draws needs a number of draws, 1 to %d" % _MAX_DRAWS}
+        return {"error": "test draws needs a number, 1 to %d" % _MAX_DRAWS}
     c = app.controller
     if c.screen != "setup":
         return {"error": "test draws only on the set-up screen"}
@@ -227,7 +231,7 @@ def draws(app, arg):
         for i in range(n):
             counts[deck.COLOURS.index(a.draw(c.rng))] += 1
             a.pending = None  # put back: a card pending acceptance never left the deck (R15)
-            if wdt is not None and not i & 1023:
+            if wdt and not i & 1023:
                 wdt.feed()
     except deck.RuleError as e:  # R22: an empty deck
         return {"error": str(e)}
@@ -256,12 +260,3 @@ class Test:
         con.end_test()
         return {"error": "no button pressed in %d ms" % self.button_ms}
 
-
-def lit(d):
-    """Lit pixels in the frame the display was last given."""
-    n = 0
-    for b in d.buffer:
-        while b:
-            b &= b - 1
-            n += 1
-    return n

@@ -27,7 +27,7 @@ LOCK_FAILS_MAX = 9999    # wrong tries counted at most (the wait stops growing l
 def code_ok(code):
     """Whether `code` is a referee code as entered: 4 to 8 presses of R, H, D, S."""
     return (isinstance(code, str) and LOCK_MIN <= len(code) <= LOCK_MAX
-            and all(key in LOCK_KEYS for key in code))
+            and not code.strip(LOCK_KEYS))  # (nothing left: every press one of them)
 
 
 def lock_ok(lock, presses=("4", "5", "6", "7", "8")):
@@ -36,7 +36,7 @@ def lock_ok(lock, presses=("4", "5", "6", "7", "8")):
     parts = lock.split("$") if isinstance(lock, str) else ()
     return (len(parts) == 3 and parts[0] in presses
             and len(parts[1]) == 16 and len(parts[2]) == 64
-            and all(c in "0123456789abcdef" for c in parts[1] + parts[2]))
+            and not (parts[1] + parts[2]).strip("0123456789abcdef"))
 
 
 def hashed(code, salt):
@@ -55,7 +55,7 @@ def valid(name, value, default):
     if name in config.FLAGS:
         return value is True or value is False
     if name == "skill":
-        return isinstance(value, str) and value in config.SKILLS  # R24
+        return value in config.SKILLS  # R24 (by ==: no other type equals a name)
     if name == "lock":
         return lock_ok(value) or code_ok(value)  # a code in plain text: check() hashes it
     if name == "lock_fails" or name == "recovery_fails":
@@ -82,19 +82,20 @@ def check(data):
                 settings[name] = data[name]
             else:
                 bad.append(name)
-    if settings["skill"] != "scan" and settings["ranks"] == 0:
+    if settings["skill"] != "scan" and not settings["ranks"]:
         settings["ranks"] = 1  # R3: only a scanner works at rank 0
         bad.append("ranks")
     if code_ok(settings["lock"]):  # older firmware kept the code itself: keep it, hashed
         settings["lock"] = hashed(settings["lock"], config.LOCK_SALT)
         bad.append("lock")  # so it is rewritten
-    return settings, [name for name in NAMES if name in bad]  # NAMES' order, each once
+    bad.sort()  # NAMES' order (sorted), each once: ranks and lock only when they were good
+    return settings, bad
 
 
 def action_from(settings, Action=None):
     """The Action these settings start, every parameter carried (R2-R15, referee present).
     Action: the class, where the caller has it (a start's pass skips the import machinery)."""
-    if Action is None:
+    if not Action:
         from .action import Action  # here, so the store can check settings without it
     return Action(settings["skill"], settings["ranks"], settings["helpers"],
                   settings["bonus"], settings["green"], settings["yellow"], settings["red"],
@@ -106,9 +107,6 @@ def number(arg, most=9):
     """A console argument as a whole number if it is 1 to `most` ASCII digits, else None.
     Not str.isdigit(): under CPython it also takes '²' (which int() then refuses) or
     Arabic-Indic digits, and int() of a few thousand digits raises there."""
-    if arg is None or not 0 < len(arg) <= most:
-        return None
-    for ch in arg:
-        if not "0" <= ch <= "9":
-            return None
+    if arg is None or not 0 < len(arg) <= most or arg.strip("0123456789"):
+        return None  # (strip leaves whatever is not a digit: from the first to the last)
     return int(arg)

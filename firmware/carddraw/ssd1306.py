@@ -30,7 +30,8 @@ No Python loop copies pixels: on the RP2040 a bytecode loop costs microseconds a
 are moved by GS8 blits: any of the buffers seen as a GS8 FrameBuffer has its pages as rows
 of bytes (a page's column is one byte), so a blit copies a page, or a window of one, in C.
 A page is compared by memcmp first; a window narrower than the page is blitted to the
-start of a staging page and sent from the view of its width there; a whole page is sent
+start of the scratch page of the old copy (compared by then) and sent from the view of its
+width there; a whole page is sent
 from its own view; a frame sent whole (at power-up, on waking, every page changed) is the
 whole buffer in one write.
 
@@ -101,12 +102,11 @@ class SSD1306(framebuf.FrameBuffer):
         self._was_row = _rows(was, width)
         self._now_block = _views(now, _STEP)
         self._was_block = _views(was, _STEP)
-        # A window narrower than the page is copied to the start of a staging page (a GS8
-        # blit) and sent from the view of its width there: one view a width, made once.
-        stage = bytearray(width)
-        self._stage_row = _rows(stage, width)
-        staged = memoryview(stage)
-        self._stage_view = views = []
+        # A window narrower than the page is copied to the start of the scratch page `was`
+        # (its blocks are compared by then) and sent from the view of its width there: one
+        # view a width, made once.
+        staged = memoryview(was)
+        self._staged = views = []
         for n in range(0, width + 1, _STEP):
             views.append(staged[:n])
         self._data = [b"\x40", buf]  # the data write's vector: control byte 0x40, the pixels
@@ -190,8 +190,8 @@ class SSD1306(framebuf.FrameBuffer):
                 if n == blocks:
                     view = self._page[p]
                 else:
-                    self._stage_row.blit(self._now_row, -b * _STEP, 0)  # columns b * 16 on
-                    view = self._stage_view[n]
+                    self._was_row.blit(self._now_row, -b * _STEP, 0)  # columns b * 16 on
+                    view = self._staged[n]
                 a[2] = b * _STEP  # (no tuple: item by item)
                 a[3] = (e + 1) * _STEP - 1
                 a[5] = a[6] = p

@@ -69,10 +69,10 @@ def deck_line(counts):
     return "Deck " + line if len(line) <= COLS - 5 else line
 
 
-def pct(p):
+def pct(chance):
     # R26 by the one rule every screen and tool uses: "<0.1%", never "0%", for a long shot;
     # None: not worked out yet
-    return "%6s" % ("..." if p is None else fmt_chance(p))
+    return "%6s" % ("..." if chance is None else fmt_chance(chance))
 
 
 def risk_line(red, black):

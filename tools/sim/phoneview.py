@@ -32,7 +32,8 @@ def data(app):
         "lines": [line.rstrip() for line in view.lines],
         "led": view.led,
         "blink": bool(view.blink),
-        "picture": picture.data() if picture is not None else None,
+        # a picture's fields and its kind (render.py): a tuple goes into JSON as a list
+        "picture": dict(picture.__dict__, kind=picture.kind) if picture is not None else None,
         "quick": bool(getattr(view, "quick", False)),
         "sec": ctl.seconds_left(),        # the countdown on show (timed, finishing, a wait)
         "longs": list(shown.longs),       # buttons with a long press on this screen
