@@ -2,11 +2,10 @@
 with presses, long presses, clock jumps and power cuts, on copies of the controller, and what
 must never happen on the way without the code. test_controller_fuzz.py runs it without the
 code (R14, R19), test_lock_search.py with it."""
-import json
 from collections import deque
 
 from carddraw import config, lockcode, saved
-from carddraw.controller import Controller, IDLE_MS
+from carddraw.controller import IDLE_MS
 from carddraw.screens import MSG_MS
 from carddraw.deck import COLOURS
 import handheld
@@ -124,10 +123,8 @@ def step(c, kind, arg, colour):
         n.long(arg, n.now)
     elif kind == "tick":
         n.now += arg
-    else:  # a power cut: a new controller on the saved resume state and settings
-        rs = json.loads(json.dumps(n.resume_state()))
-        t = n.now
-        n = Controller(settings=json.loads(json.dumps(n.settings)), now_ms=t, resume=rs)
+    else:  # a power cut: the log's last action played again on the settings as saved
+        n = handheld.reboot(n)
         n.rng = Chooser(n)
     n.tick(n.now)                 # the app ticks after every event
     return n, n.take_log()
@@ -164,7 +161,7 @@ def violations(before, after, kind, log):
         bad.append("a try logged with more than its counts")  # never the code
     a, b = before.action, after.action
     if kind == "power":
-        if after.resume_state() != json.loads(json.dumps(before.resume_state())):
+        if handheld.play_state(after) != handheld.play_state(before):
             bad.append("power cut lost the action")
         return bad
     if a is None:
@@ -189,7 +186,7 @@ def violations(before, after, kind, log):
 def explore(settings, depth, cap, code_known=False):
     """Breadth-first over the states reachable from a fresh action, without the code (or,
     to show the search finds what it looks for, with it)."""
-    root = Controller(settings=settings, rng=None, now_ms=0)
+    root = handheld.Kept(settings=settings, rng=None, now_ms=0)  # keeps its log: power cuts
     root.rng = Chooser(root)
     root.press("DRAW", 0)
     root.take_log()
@@ -240,7 +237,7 @@ def unroll(path):
 
 def replay(settings, path):
     """The controller at the end of a path, played from a fresh action without clone()."""
-    c = Controller(settings=settings, rng=None, now_ms=0)
+    c = handheld.Kept(settings=settings, rng=None, now_ms=0)
     c.rng = Chooser(c)
     c.press("DRAW", 0)
     for kind, arg, colour in path:

@@ -20,7 +20,7 @@ IDLE_MS = 30000  # the lock and the referee screens close after this long untouc
 
 
 class Controller:
-    def __init__(self, settings=None, rng=None, now_ms=0, resume=None, replay=None):
+    def __init__(self, settings=None, rng=None, now_ms=0, replay=None):
         self.settings = known.check(settings)[0]
         self.settings_version = 0  # moves on each change of the settings
         self.now = now_ms
@@ -39,19 +39,17 @@ class Controller:
         # replay: (the log's last action's records, the hint). A hint of "x" is set-up, on
         # flash in the same journal entry as the records: the last action was put away, so
         # the boot neither reads it nor imports the action's side
-        if resume or replay and replay[0] is not None and "x" not in replay[1]:
-            # the action from a resume_state() (tests without a store), or after a power cut
-            # the log's last action played again (play.Play.replay); unreadable: set-up, said
-            # on screen, and records that make no action close it as lost (R14: no escape
-            # from a black)
+        if replay and replay[0] is not None and "x" not in replay[1]:
+            # after a power cut the log's last action played again (play.Play.replay);
+            # unreadable: set-up, said on screen, and records that make no action close it
+            # as lost (R14: no escape from a black)
             try:
                 from .play import Play  # (the action's side: app.WARM, after boot)
-                self.play = Play.restore(self, resume) if resume else Play.replay(self, *replay)
+                self.play = Play.replay(self, *replay)
             except Exception as e:
-                if not resume:
-                    self.record("end", outcome="lost", why=str(e)[:80])
-                self.say("Not resumed", "The %s is unreadable: %s" % (
-                    "saved action" if resume else "action in the log", e), Setup(self))
+                self.record("end", outcome="lost", why=str(e)[:80])
+                self.say("Not resumed", "The action in the log is unreadable: %s" % e,
+                         Setup(self))
             else:
                 self.shown = self.home()
 
@@ -164,9 +162,6 @@ class Controller:
     def take_log(self):
         """The records queued for the app's persist, each a dict (docs/bench.md lists them)."""
         return self._records.take()
-
-    def resume_state(self):
-        return self.play.state() if self.play is not None else None
 
     def hint(self):
         """What no record says of the play, for the journal: "x" with none."""

@@ -11,10 +11,8 @@
 # The log is the action's record: after a power cut the same operations run again on its
 # records (replay), each checked against the deck it logged, and the hint (what no record
 # says: a card put away, the finishing, the timed warning begun) brings back the rest.
-# restore() takes a state() back, for the tests that power-cut a controller without a store.
 from . import saved, settings
 from .action import Action, RuleError
-from .deck import COLOURS
 from .odds import action_odds
 
 WARN_MS = 5000    # R21: the warning before a timed draw
@@ -59,30 +57,6 @@ class Play:
             for name in settings.DIFFICULTY:
                 ctl.change(name, 0)
         ctl.beep("click")
-        return play
-
-    @classmethod
-    def restore(cls, ctl, state):
-        """After a power cut: the action, its undo and the card on show, from the resume state
-        (a damaged undo or card costs only itself, never the action). R21: a timed action
-        gives its warning at once (a fresh interval at each boot would let switching off hold
-        the draws back for ever); the finishing starts afresh. Raises ValueError (or another
-        exception) when the action itself is unreadable."""
-        action = saved.from_dict(state["action"])
-        play = cls(ctl, action)
-        try:
-            play.undo = saved.to_dict(saved.from_dict(state.get("undo")))
-        except Exception:
-            pass
-        card = state.get("card")
-        if action.pending is not None:  # a pending card is the card on show
-            play.card = action.pending
-        elif state.get("applied") is True and (card is None or card in COLOURS):
-            play.card = card  # a card whose result applied stays on show; a damaged one not
-            play.applied = True
-        ended = state.get("ended")
-        play.ended = ended if ended in ENDED else "success"
-        play.due = ctl.now + WARN_MS
         return play
 
     @classmethod
@@ -165,12 +139,6 @@ class Play:
     def beep(self, name):
         if not self.replaying:  # played again: nobody hears it
             self.ctl.beep(name)
-
-    def state(self):
-        """The resume state: everything restore() needs, as JSON-able data."""
-        return {"v": 1, "screen": self.home(), "action": saved.to_dict(self.action),
-                "undo": self.undo, "card": self.card, "applied": self.applied,
-                "ended": self.ended}
 
     # -- what it shows --------------------------------------------------------------------
     def home(self):
