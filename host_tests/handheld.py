@@ -25,9 +25,9 @@ class Kept(Controller):
         self.log = []
         Controller.__init__(self, *args, **kwargs)
 
-    def add(self, record):
-        Controller.add(self, record)
-        self.log.append(record)
+    def record(self, event, **fields):
+        Controller.record(self, event, **fields)
+        self.log.append(self._records.items[-1])  # the record just queued for the app
 
 
 def dev(*colours, **settings):

@@ -90,9 +90,20 @@ def may_draw(c, kind, arg):
         return False
     if kind == "tick":  # R21: the timed draw, on any screen but those the code opens
         return c.settings["timed"] and a.pending is None and not c.shown.held
+    if kind == "power":  # R21: a warning a power cut broke draws at the boot's first tick
+        return c.settings["timed"] and "w" in c.hint()
     return kind == "press" and (
         (c.screen == "active" and arg == "DRAW" and a.pending is None)
         or (c.screen == "card" and arg == "HELP" and a.pending is not None))
+
+
+def deck_at_boot(c):
+    """The deck the first tick after a power cut in the timed warning draws from: a card on
+    show accepted first (R15, R21). () when that ended the action."""
+    n = handheld.reboot(clone(c))
+    if n.play.card:
+        n.play.take_card()
+    return n.action.deck.counts() if n.action.state == "active" else ()
 
 
 def lock_until(c):
@@ -126,6 +137,8 @@ def step(c, kind, arg, colour):
     else:  # a power cut: the log's last action played again on the settings as saved
         n = handheld.reboot(n)
         n.rng = Chooser(n)
+        n.rng.want = colour
+        n.booted = handheld.play_state(n)  # before its first tick (which may draw, R21)
     n.tick(n.now)                 # the app ticks after every event
     return n, n.take_log()
 
@@ -161,7 +174,7 @@ def violations(before, after, kind, log):
         bad.append("a try logged with more than its counts")  # never the code
     a, b = before.action, after.action
     if kind == "power":
-        if handheld.play_state(after) != handheld.play_state(before):
+        if after.booted != handheld.play_state(before):
             bad.append("power cut lost the action")
         return bad
     if a is None:
@@ -210,7 +223,7 @@ def explore(settings, depth, cap, code_known=False):
                 continue
             colours = [None]
             if may_draw(c, kind, arg):
-                counts = c.action.deck.counts()
+                counts = c.action.deck.counts() if kind != "power" else deck_at_boot(c)
                 colours = [x for x, k in zip(COLOURS, counts) if k] or [None]
             for colour in colours:
                 n, log = step(c, kind, arg, colour)

@@ -94,7 +94,7 @@ class Controller:
             else:
                 shown.tick(now_ms)  # a message's time, the finishing countdown (R23)
             play = self.play  # R21: whatever the screen (timed mode, or a warning on show)
-            if play is not None and (play.warn or self.settings["timed"]):
+            if play and (play.warn or self.settings["timed"]):
                 moved = play.timed(self.shown.held)
                 if moved == "drawn":
                     self.go_home()
@@ -102,7 +102,7 @@ class Controller:
                     self._view = None
         except Exception as e:
             self._failsafe(e, shown)
-        if self._view is not None and self._view.sec != self.seconds_left():
+        if self._view and self._view.sec != self.seconds_left():
             self._view = None  # a countdown on show: a new view each second
 
     def settle(self, saved=True):
@@ -119,7 +119,7 @@ class Controller:
     def view(self, quick=False):
         """The View on show; quick: odds not worked out yet show as "..."."""
         v = self._view
-        if v is not None and (quick or not v.quick):
+        if v and (quick or not v.quick):
             return v
         if not quick:
             self.work()
@@ -136,7 +136,7 @@ class Controller:
     def led(self, quick=False):
         """The LED's colour (None: off): a drawn card's before its view is made."""
         play = self.play
-        if self._view is None and play is not None and not play.warn \
+        if self._view is None and play and not play.warn \
                 and self.shown.name == "card":
             return play.card
         return self.view(quick).led
@@ -147,11 +147,11 @@ class Controller:
 
     @property
     def action(self):  # the engine's Action in play, or None
-        return self.play.action if self.play is not None else None
+        return self.play and self.play.action
 
     @property
     def warn(self):  # seconds of the timed warning on show (R21), 0 when none
-        return self.play.warn if self.play is not None else 0
+        return self.play.warn if self.play else 0
 
     def take_beeps(self):
         return self._beeps.take()
@@ -165,7 +165,7 @@ class Controller:
 
     def hint(self):
         """What no record says of the play, for the journal: "x" with none."""
-        return self.play.hint() if self.play is not None else "x"
+        return self.play.hint() if self.play else "x"
 
     def seconds_left(self):
         return self.shown.seconds()  # the countdown on show, in seconds, or None
@@ -192,14 +192,14 @@ class Controller:
     # -- for the screens ----------------------------------------------------------------------
     def goto(self, screen):
         play = self.play
-        if play is not None and play.action.state != "active":  # the action no longer draws:
+        if play and play.action.state != "active":  # the action no longer draws:
             play.warn = 0  # R21: a warning goes on from screen to screen until the draw
         self.shown = screen
         self._view = None
 
     def home(self):
         """The screen the action's state calls for: set-up without one."""
-        if self.play is None:
+        if not self.play:
             return Setup(self)
         from .playscreens import SCREENS
         return SCREENS[self.play.home()](self)
@@ -232,13 +232,9 @@ class Controller:
         too); only the journal packs them for flash (records.py)."""
         entry = {"ev": event, "ms": self.now}
         entry.update(fields)
-        self.add(entry)
-
-    def add(self, record):
-        """A log record for the app's next persist."""
         if self.seeded:
-            record["seeded"] = True
-        self._records.add(record)
+            entry["seeded"] = True
+        self._records.add(entry)  # for the app's next persist
 
     def change(self, name, value):
         """Change one setting (the app saves settings when settings_version moves)."""

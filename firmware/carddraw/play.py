@@ -73,10 +73,10 @@ class Play:
             # every boot
             if ev == "chain" or ev == "end" and r.get("outcome") in ("ended by referee", "lost"):
                 return None
-            if spoilt is not None:
+            if spoilt:
                 continue
             try:
-                if play is None:
+                if not play:
                     play = cls(ctl, saved.begun(r))
                     play.replaying = True
                 elif ev == "draw":
@@ -103,9 +103,9 @@ class Play:
                     raise ValueError("the log's deck %s is not the engine's %s" % (r["deck"], deck))
             except Exception as e:
                 spoilt = e
-        if spoilt is not None:
+        if spoilt:
             raise spoilt
-        if play is None:  # (a hint of "x", set-up, never comes here: the controller's)
+        if not play:  # (a hint of "x", set-up, never comes here: the controller's)
             return None
         play.replaying = False
         if "d" in hint and play.action.pending is None:
@@ -144,7 +144,7 @@ class Play:
     def home(self):
         """The screen the action's state calls for."""
         state = self.action.state
-        if self.card is not None:
+        if self.card:
             return "card"
         if state == "succeeded":
             return self.ended
@@ -278,7 +278,7 @@ class Play:
                     # accepted, as DRAW would: the lead did not decide in time; then the next
                     # card is drawn, one draw an interval whatever was pending; none when that
                     # ended the action or needs the referee (R14), or the deck is empty (R22)
-                    if self.card is not None:
+                    if self.card:
                         self.take_card()
                     if action.state != "active" or action.deck.total() == 0:
                         self.rearm()
@@ -323,7 +323,7 @@ class Play:
     def can_undo(self):
         # Only while the action runs: once it has ended (success, stop, a black with no
         # referee, R14, R16, R17) its end record is final, so one action never ends twice.
-        return self.undo is not None and self.action.state in ("active", "referee")
+        return self.undo and self.action.state in ("active", "referee")
 
     def undo_draw(self):
         if not self.can_undo():  # the menu does not offer it then; refused all the same

@@ -25,16 +25,11 @@ def to_dict(a):
     return data
 
 
-def _four(data, name):
-    v = data[name]
-    if not isinstance(v, list) or len(v) != 4:
-        raise ValueError("%s must be a list of 4 counts" % name)
-    return v
-
-
 def begun(data):
-    """The action as it began, from a saved action or its start record (play.Play.replay)."""
-    diff = _four(data, "difficulty")
+    """The action as it began, from the undo or its start record (play.Play.replay)."""
+    diff = data["difficulty"]
+    if not isinstance(diff, list) or len(diff) != 4:
+        raise ValueError("difficulty must be a list of 4 counts")
     return Action(data["skill"], data["ranks"], data["helpers"], data["bonus"], *diff,
                   needed=data["needed"], auto=data["auto"], redraws=data["redraws"],
                   referee=data["referee"])
