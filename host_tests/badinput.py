@@ -8,13 +8,14 @@ import random
 import sys
 
 from conftest import ROOT
-from carddraw import config, saved, settings as known
+from carddraw import config, settings as known
 from carddraw.app import App
 from carddraw.controller import Controller
 from carddraw.logfile import segment
 from carddraw.logfile import OLDER_LOG
 from carddraw.store import Store
 from fakeflash import FakeFlash
+from handheld import play_state
 from test_controller_fuzz import figure
 from storelog import read_log
 sys.path.insert(0, os.path.join(ROOT, "tools"))
@@ -43,18 +44,20 @@ GOOD_SETTINGS = dict(config.defaults(), ranks=4, helpers=2, skill="repair",
 
 
 def good_action():
-    """An action with a card pending and an undo (the richest resume state there is): its
-    resume state, and the log's records of it (the journal's hint for it is "")."""
+    """An action with a card pending and an undo (the richest there is): what a power cut must
+    keep of it (handheld.play_state), and the log's records of it (the journal's hint for it
+    is "")."""
     c = Controller(settings=GOOD_SETTINGS, rng=random.Random(3), now_ms=0)
     c.press("DRAW", 0)
     c.press("DRAW", 0)
-    rs = json.loads(json.dumps(c.resume_state()))
+    rs = play_state(c)
     assert rs["action"]["pending"] and rs["undo"] and rs["screen"] == "card"
     assert c.hint() == ""
     return rs, json.loads(json.dumps(c.take_log()))
 
 
 GOOD_ACTION, GOOD_LOG = good_action()  # GOOD_LOG: the action's start and its draw
+OLD_ACTION_FILE = json.dumps(dict(GOOD_ACTION, v=1)).encode()  # older firmware's action.json
 
 
 def sealed(records, seq=1):
@@ -117,9 +120,11 @@ def resumed_or_refused(app, want=None):
     sees it and on its own screen) with no notice, or refused, closed as lost and said so.
     -> "resumed" or "refused"."""
     c = app.controller
-    if c.action is not None:
-        rs = c.resume_state()
-        saved.from_dict(rs["action"])
+    a = c.action
+    if a is not None:
+        rs = play_state(c)
+        assert a.state in ("active", "referee", "succeeded", "stopped", "failed")
+        assert min(a.deck.counts()) >= 0 and (a.pending is None or a.state == "active")
         assert rs == want if want is not None else rs["screen"] == c.view().screen
         return "resumed"
     assert want is None, "the action was not resumed"

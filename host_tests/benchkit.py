@@ -13,6 +13,7 @@ from carddraw.app import App
 from carddraw.rng import Rng
 from carddraw.store import Store
 from fakeflash import FakeFlash
+from handheld import play_state
 from storelog import read_log
 
 sys.path.insert(0, os.path.join(ROOT, "host_tests", "vmlib"))
@@ -87,7 +88,7 @@ class Bench:
     def state(self):
         c = self.app.controller
         con = self.app.console
-        return (c.show(), dict(c.settings), c.resume_state(), self.board.led.colour,
+        return (c.show(), dict(c.settings), play_state(c), self.board.led.colour,
                 con and con.test, self.app.store.logfile.exported, len(self.lines()))
 
 

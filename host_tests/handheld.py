@@ -1,10 +1,12 @@
-"""The device held in a test: a controller with default settings and chosen cards, keys
-pressed by their initials, and a copy of a controller for the searches. Shared by the
-controller, set-up, timed, end-screen, referee and bench-mode tests (CPython only; the VM
-scripts use tools/vmlib)."""
+"""The device held in a test: a controller with default settings and chosen cards that keeps
+its log, keys pressed by their initials, a power cut and a boot as the app's (the log's last
+action played again), what a power cut must keep, and a copy of a controller for the
+searches. Shared by the controller, set-up, timed, end-screen, referee and bench-mode tests
+(CPython only; the VM scripts use tools/vmlib)."""
 import copy
+import json
 
-from carddraw import config, playscreens, referee, screens
+from carddraw import config, playscreens, referee, saved, screens
 from carddraw.controller import Controller
 from carddraw.deck import COLOURS
 from pick import Pick  # tools/vmlib, shared with the screen tour
@@ -15,12 +17,52 @@ SCREENS = {cls.name for module in (screens, playscreens, referee) for cls in var
            if isinstance(cls, type) and issubclass(cls, screens.Screen) and cls.name}
 
 
+class Kept(Controller):
+    """A controller that keeps every record it makes in .log, as the store's log would: the
+    tests without a store cut its power with reboot()."""
+
+    def __init__(self, *args, **kwargs):
+        self.log = []
+        Controller.__init__(self, *args, **kwargs)
+
+    def record(self, event, **fields):
+        Controller.record(self, event, **fields)
+        self.log.append(self._records.items[-1])  # the record just queued for the app
+
+
 def dev(*colours, **settings):
     """A device with these settings whose draws come out as the given colours."""
     rng = Pick(*colours)
-    c = Controller(settings=dict(config.defaults(), **settings), rng=rng, now_ms=0)
+    c = Kept(settings=dict(config.defaults(), **settings), rng=rng, now_ms=0)
     rng.c = c
     return c
+
+
+def since_start(log):
+    """The records of the log's last action, from its start (Store.open_action's), as JSON."""
+    starts = [i for i, r in enumerate(log) if r["ev"] == "start"]
+    return json.loads(json.dumps(log[starts[-1]:])) if starts else None
+
+
+def reboot(c, now=None, rng=None):
+    """A power cut and a boot, as the app's: a new Kept controller on the settings as saved
+    (JSON), the log's last action played again from its records, with the hint (R14: no
+    escape). c is a Kept (dev() makes one); the clock `now` (c's if None), the rng c's unless
+    given (a Pick's .c still c)."""
+    n = Kept(settings=json.loads(json.dumps(c.settings)), rng=c.rng if rng is None else rng,
+             now_ms=c.now if now is None else now, replay=(since_start(c.log), c.hint()))
+    n.log[:0] = c.log
+    return n
+
+
+def play_state(c):
+    """What a power cut must keep of the action in play, as JSON (None at set-up): its
+    screen, the action, the undo, the card on show and whether its result applied, and the
+    phase after its end."""
+    p = c.play
+    return p and json.loads(json.dumps({
+        "screen": p.home(), "action": saved.to_dict(p.action), "undo": p.undo,
+        "card": p.card, "applied": p.applied, "ended": p.ended}))
 
 
 def keys(c, seq, t=0):

@@ -2,11 +2,10 @@
 with presses, long presses, clock jumps and power cuts, on copies of the controller, and what
 must never happen on the way without the code. test_controller_fuzz.py runs it without the
 code (R14, R19), test_lock_search.py with it."""
-import json
 from collections import deque
 
 from carddraw import config, lockcode, saved
-from carddraw.controller import Controller, IDLE_MS
+from carddraw.controller import IDLE_MS
 from carddraw.screens import MSG_MS
 from carddraw.deck import COLOURS
 import handheld
@@ -91,9 +90,20 @@ def may_draw(c, kind, arg):
         return False
     if kind == "tick":  # R21: the timed draw, on any screen but those the code opens
         return c.settings["timed"] and a.pending is None and not c.shown.held
+    if kind == "power":  # R21: a warning a power cut broke draws at the boot's first tick
+        return c.settings["timed"] and "w" in c.hint()
     return kind == "press" and (
         (c.screen == "active" and arg == "DRAW" and a.pending is None)
         or (c.screen == "card" and arg == "HELP" and a.pending is not None))
+
+
+def deck_at_boot(c):
+    """The deck the first tick after a power cut in the timed warning draws from: a card on
+    show accepted first (R15, R21). () when that ended the action."""
+    n = handheld.reboot(clone(c))
+    if n.play.card:
+        n.play.take_card()
+    return n.action.deck.counts() if n.action.state == "active" else ()
 
 
 def lock_until(c):
@@ -124,11 +134,11 @@ def step(c, kind, arg, colour):
         n.long(arg, n.now)
     elif kind == "tick":
         n.now += arg
-    else:  # a power cut: a new controller on the saved resume state and settings
-        rs = json.loads(json.dumps(n.resume_state()))
-        t = n.now
-        n = Controller(settings=json.loads(json.dumps(n.settings)), now_ms=t, resume=rs)
+    else:  # a power cut: the log's last action played again on the settings as saved
+        n = handheld.reboot(n)
         n.rng = Chooser(n)
+        n.rng.want = colour
+        n.booted = handheld.play_state(n)  # before its first tick (which may draw, R21)
     n.tick(n.now)                 # the app ticks after every event
     return n, n.take_log()
 
@@ -164,7 +174,7 @@ def violations(before, after, kind, log):
         bad.append("a try logged with more than its counts")  # never the code
     a, b = before.action, after.action
     if kind == "power":
-        if after.resume_state() != json.loads(json.dumps(before.resume_state())):
+        if after.booted != handheld.play_state(before):
             bad.append("power cut lost the action")
         return bad
     if a is None:
@@ -189,7 +199,7 @@ def violations(before, after, kind, log):
 def explore(settings, depth, cap, code_known=False):
     """Breadth-first over the states reachable from a fresh action, without the code (or,
     to show the search finds what it looks for, with it)."""
-    root = Controller(settings=settings, rng=None, now_ms=0)
+    root = handheld.Kept(settings=settings, rng=None, now_ms=0)  # keeps its log: power cuts
     root.rng = Chooser(root)
     root.press("DRAW", 0)
     root.take_log()
@@ -213,7 +223,7 @@ def explore(settings, depth, cap, code_known=False):
                 continue
             colours = [None]
             if may_draw(c, kind, arg):
-                counts = c.action.deck.counts()
+                counts = c.action.deck.counts() if kind != "power" else deck_at_boot(c)
                 colours = [x for x, k in zip(COLOURS, counts) if k] or [None]
             for colour in colours:
                 n, log = step(c, kind, arg, colour)
@@ -240,7 +250,7 @@ def unroll(path):
 
 def replay(settings, path):
     """The controller at the end of a path, played from a fresh action without clone()."""
-    c = Controller(settings=settings, rng=None, now_ms=0)
+    c = handheld.Kept(settings=settings, rng=None, now_ms=0)
     c.rng = Chooser(c)
     c.press("DRAW", 0)
     for kind, arg, colour in path:

@@ -12,6 +12,7 @@ from carddraw.app import App
 from carddraw.rng import Rng
 from carddraw.store import Store
 from fakeflash import FakeFlash
+from handheld import play_state
 
 sys.path.insert(0, os.path.join(ROOT, "host_tests", "vmlib"))
 import hardening_board  # noqa: E402
@@ -56,7 +57,7 @@ class Bench:
     def step(self, ms=300):
         self.now += ms
         assert self.app.loop_pass(self.now), self.app.last_error
-        self.passes.append((self.commits[-1][0], self.c.resume_state()))
+        self.passes.append((self.commits[-1][0], play_state(self.c)))
 
     def press(self, *names, kind="short"):
         for name in names:

@@ -11,10 +11,10 @@ from collections import deque
 import pytest
 
 from carddraw import config, lockcode, protocol
-from carddraw.controller import Controller
 from carddraw.deck import COLOURS
 from carddraw.store import Store
 from fakeflash import FakeFlash
+from handheld import Kept, play_state, reboot
 from benchkit import Bench, Board, REFUSED, logchain  # logchain: tools/common's, as benchkit finds it
 from storelog import read_log
 
@@ -91,7 +91,7 @@ END_STATES = ("stopped", "failed", "succeeded")
 
 
 def fresh(settings, start):
-    c = Controller(settings=settings, rng=None, now_ms=0)
+    c = Kept(settings=settings, rng=None, now_ms=0)  # keeps its log: power cuts
     c.rng = Chooser(c)
     if start:
         c.rng.want = None
@@ -141,9 +141,8 @@ def event(s, kind, arg, colour):
     elif kind == "line":
         reply = con.command(arg, c.now)
         n.replies.append(reply)
-    else:  # a power cut: the saved state on a new controller; bench mode was only in RAM
-        rs = json.loads(json.dumps(c.resume_state()))
-        c = Controller(settings=json.loads(json.dumps(c.settings)), now_ms=c.now, resume=rs)
+    else:  # a power cut: the log's last action played again; bench mode was only in RAM
+        c = reboot(c)
         c.rng = Chooser(c)
         n = Shell(c)
     c.tick(c.now)
@@ -207,7 +206,7 @@ def key(s):
     shown = c.shown
     m = shown if c.screen == "message" else None
     referee_screen = m.back if m is not None and shown.locked else shown
-    return (c.screen, a and (json.dumps(c.resume_state(), sort_keys=True)),
+    return (c.screen, a and (json.dumps(play_state(c), sort_keys=True)),
             json.dumps(c.settings, sort_keys=True),
             shown.code if c.screen in ("lock", "newcode") else None,
             referee_screen.back.name if shown.locked else None,

@@ -21,7 +21,7 @@ from carddraw.odds import success_chance
 from carddraw.settings import check
 
 from controllerkit import events, joined, lines_fit, option, referee
-from handheld import dev, keys
+from handheld import dev, keys, play_state, since_start
 
 SKILL = "lD R D S"   # the next skill: options, up to the last row (the skill), next, back
 
@@ -36,7 +36,7 @@ def test_setup_shows_skill_deck_and_chance_R26():
     assert deck_line(a.deck.counts()) in v.lines                      # R2/R3: G3 Y2 R1
     assert v.lines[4] == "Deck 3G 2Y 1R 0B"
     assert "Chance  " + pct(success_chance(a)) in v.lines             # R26, live
-    assert c.action is None and c.resume_state() is None
+    assert c.action is None and play_state(c) is None
     lines_fit(v)
 
 
@@ -274,11 +274,6 @@ def test_accept_keeps_the_card_and_redraws_stay_R15():
     assert c.action.complications == 1 and "Won 0/1 Reds 1" in c.view().lines
 
 
-def since_start(log):
-    """The records of the log's last action, from its start (Store.open_action's)."""
-    starts = [i for i, r in enumerate(log) if r["ev"] == "start"]
-    return json.loads(json.dumps(log[starts[-1]:])) if starts else None
-
 # -- fuzz: `make fuzz` runs this with FUZZ_EXAMPLES=20000 -------------------------------------
 EVENT = st.one_of(
     st.tuples(st.sampled_from(("press", "long")), st.sampled_from(config.BUTTONS)),
@@ -316,11 +311,11 @@ def test_fuzz_controller_invariants(events, seed, setup):
         elif kind == "code":
             keys(c, "lS R H R H", t)                 # the default code (config.DEFAULT_LOCK)
         else:  # a power cut: the action played again from its records, and the hint
-            state = json.loads(json.dumps(c.resume_state()))
+            state = play_state(c)
             screen = c.view().screen
             c = Controller(settings=json.loads(json.dumps(c.settings)), rng=rng, now_ms=t,
                            replay=(since_start(log), c.hint()))
-            assert c.resume_state() == state
+            assert play_state(c) == state
             if screen not in TRANSIENT:
                 assert c.view().screen == screen
             log += c.take_log()

@@ -9,7 +9,7 @@ from carddraw import config, lockcode, saved
 from carddraw.controller import Controller
 
 from controllerkit import joined, lines_fit, referee
-from handheld import dev, keys
+from handheld import dev, keys, play_state
 
 
 def test_lock_wrong_code_says_so_and_returns():
@@ -111,7 +111,7 @@ def test_referee_ends_the_action():
     keys(c, "D D D")
     c.take_log()
     v = referee(c, "End action")
-    assert v.screen == "message" and c.action is None and c.resume_state() is None
+    assert v.screen == "message" and c.action is None and play_state(c) is None
     log = c.take_log()
     assert log[-1]["ev"] == "end" and log[-1]["outcome"] == "ended by referee"
     assert keys(c, "D").screen == "setup"

@@ -11,7 +11,7 @@ from carddraw.deck import COLOURS
 from carddraw.odds import success_chance
 
 from controllerkit import events, joined, referee
-from handheld import dev, keys, sit_out_the_finishing
+from handheld import dev, keys, play_state, sit_out_the_finishing
 
 
 def test_stop_asks_first_then_says_no_retry_today_R16_R23():
@@ -58,7 +58,7 @@ def test_success_then_chain_a_new_action_R17():
     c.take_log()
     v = keys(c, "D")
     assert v.screen == "setup" and v.lines[0].startswith("Chain: ")  # finishing skipped
-    assert c.action is None and c.resume_state() is None
+    assert c.action is None and play_state(c) is None
     assert events(c.take_log()) == ["chain"]
     keys(c, "D")
     start = c.take_log()[0]

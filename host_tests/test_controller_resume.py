@@ -1,6 +1,6 @@
 """The controller's machinery from the buttons: unknown buttons and bugs shown not crashed, the
-buzzer off, the bench's seed and show, every draw logged, and power cuts resumed (the saved
-state, the hint, R16, R21, R23).
+buzzer off, the bench's seed and show, every draw logged, and power cuts resumed (the log's
+records played again with the hint, R16, R21, R23).
 """
 import json
 import random
@@ -12,7 +12,7 @@ from carddraw.action import Action
 from carddraw.controller import Controller
 
 from controllerkit import events, option, referee
-from handheld import dev, keys
+from handheld import dev, keys, play_state, reboot
 from pick import Pick  # tools/vmlib, shared with the screen tour
 
 
@@ -83,10 +83,9 @@ def test_every_draw_is_logged_with_card_and_deck():
 
 # -- power cuts --------------------------------------------------------------------------------
 def roundtrip(c, now=500000):
-    rs = json.loads(json.dumps(c.resume_state()))
-    c2 = Controller(settings=dict(c.settings), rng=c.rng, now_ms=now, resume=rs)
+    c2 = reboot(c, now)
     assert c2.view().screen == c.view().screen
-    assert c2.resume_state() == c.resume_state()
+    assert play_state(c2) == play_state(c)
     assert saved.to_dict(c2.action) == saved.to_dict(c.action)
     assert c2.play.undo == c.play.undo and c2.play.card == c.play.card
     return c2
@@ -95,7 +94,7 @@ def roundtrip(c, now=500000):
 def test_resume_round_trips_every_screen_of_an_action():
     c = dev("red", "yellow", "black", "green", "green", redraws=1, referee=True, black=1,
             needed=2)
-    assert c.resume_state() is None
+    assert play_state(c) is None
     seen = set()
 
     def check():
@@ -147,7 +146,7 @@ def test_resume_stopped_and_failed_and_confirm():
     c = dev()
     keys(c, "D S")
     assert c.view().screen == "confirm"
-    c2 = Controller(resume=json.loads(json.dumps(c.resume_state())))
+    c2 = reboot(c)
     assert c2.view().screen == "active"       # the question is asked again
     keys(c, "D")
     assert roundtrip(c).view().screen == "finishing"   # R16, R23: a stop's finishing
@@ -157,8 +156,7 @@ def test_resume_in_timed_mode_starts_the_warning_at_once_R21():
     c = dev(timed=True, interval=30)
     keys(c, "D")
     c.tick(10000)
-    c2 = Controller(settings=c.settings, now_ms=1000,
-                    resume=json.loads(json.dumps(c.resume_state())))
+    c2 = reboot(c, 1000)
     c2.tick(1000)
     assert c2.view().blink and "Card in 5 s!" in c2.view().lines
 
@@ -195,10 +193,14 @@ def test_a_logged_card_of_a_colour_the_deck_has_none_of_is_refused_not_another_d
         saved.Known(deck, "red")
 
 
-def test_unreadable_resume_is_said_not_crashed():
-    for bad in ({"action": {"skill": "surgery"}}, {"x": 1}, {"action": None},
-                {"action": dict(saved.to_dict(Action("repair", 2)), state="odd")}):
-        c = Controller(resume=bad)
+def test_unreadable_records_are_said_not_crashed_and_closed_as_lost_R14():
+    start = dict(saved.began(Action("repair", 2)), ev="start", ms=0)
+    for bad in ([dict(start, skill="juggling")], [dict(start, difficulty=[1, 2])],
+                [start, {"ev": "draw", "ms": 1, "timed": False, "card": "black"}],
+                [start, {"ev": "draw", "ms": 1, "timed": False, "card": "red",
+                         "deck": [9, 9, 9, 9]}]):
+        c = Controller(replay=(bad, ""))
         v = c.view()
         assert v.screen == "message" and v.lines[0] == "Not resumed" and c.action is None
+        assert c.take_log()[-1]["outcome"] == "lost"
         assert keys(c, "D").screen == "setup"

@@ -23,10 +23,11 @@ from carddraw.settings import check
 from carddraw.store import KEPT
 from carddraw.store import Store
 from test_controller_fuzz import figure
-from badinput import (ACTION, GOOD_ACTION, GOOD_LOG, GOOD_SETTINGS, LOG, LOG1, NOISE, SETTINGS,
-                      boot, go_on, good_files, log_of, logchain, plain, resumed_or_refused,
-                      sealed, tried)
+from badinput import (ACTION, GOOD_ACTION, GOOD_LOG, GOOD_SETTINGS, LOG, LOG1, NOISE,
+                      OLD_ACTION_FILE, SETTINGS, boot, go_on, good_files, log_of, logchain,
+                      plain, resumed_or_refused, sealed, tried)
 from storelog import last, read_log
+from handheld import play_state
 
 
 # -- damaged files ---------------------------------------------------------------------------
@@ -35,7 +36,7 @@ BROKEN_FILES = {
     "one space": b" ",
     "newlines": b"\n\n\n",
     "truncated": json.dumps(GOOD_SETTINGS).encode()[:37],
-    "truncated resume": json.dumps(GOOD_ACTION).encode()[:-9],
+    "truncated resume": OLD_ACTION_FILE[:-9],
     "half a key": b'{"ran',
     "trailing junk": json.dumps(GOOD_SETTINGS).encode() + b"}}",
     "two objects": b'{"ranks": 3}{"ranks": 4}',
@@ -89,7 +90,7 @@ def test_damaged_settings_boot_the_app(name, data):
     c = app.controller
     s = dict(c.settings)
     assert check(s) == (s, [])                                    # every setting valid
-    assert c.resume_state() == GOOD_ACTION                       # the action came back
+    assert play_state(c) == GOOD_ACTION                       # the action came back
     notices = list(app.face.notices)
     assert all(isinstance(n, str) and 0 < len(n) <= 16 for n in notices)
     if notices:
@@ -213,12 +214,12 @@ def test_the_good_action_resumes_and_the_odd_records_are_refused_or_resumed_both
 def test_older_firmwares_action_file_is_removed_and_the_log_gives_the_action(name):
     """Older firmware kept the action in action.json: whatever it holds, it goes at boot,
     unread, and the log brings the action back; the next boots say nothing of it."""
-    data = json.dumps(GOOD_ACTION).encode() if name == "a whole resume state" else BROKEN_FILES[name]
+    data = OLD_ACTION_FILE if name == "a whole resume state" else BROKEN_FILES[name]
     app, fs, board = boot(good_files(action=data))
-    assert app.controller.resume_state() == GOOD_ACTION and app.face.notices == []
+    assert play_state(app.controller) == GOOD_ACTION and app.face.notices == []
     assert ACTION not in fs.flash
     again, _, _ = boot(fs.reboot())
-    assert again.controller.resume_state() == GOOD_ACTION and again.face.notices == []
+    assert play_state(again.controller) == GOOD_ACTION and again.face.notices == []
     assert again.controller.view().screen == "card"
 
 
@@ -255,7 +256,7 @@ def test_a_damaged_hint_costs_only_itself(hint):
 ])
 def test_a_damaged_journal_entry_at_boot_is_reported_and_the_action_comes_back(name, slot0):
     app, fs, board = boot(journal_files(slot0))
-    assert app.controller.resume_state() == GOOD_ACTION           # the log's records, no hint
+    assert play_state(app.controller) == GOOD_ACTION           # the log's records, no hint
     assert app.face.notices == ["log damaged"]
     recs, bad = log_of(fs)
     assert {"ev": "damage", "file": LOG, "why": "1 bad lines"} in recs and bad == 0

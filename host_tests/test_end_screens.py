@@ -21,7 +21,7 @@ from carddraw import config, saved
 from carddraw.action import ACTIVE, REFEREE, RuleError
 from carddraw.controller import Controller
 from carddraw.deck import COLOURS
-from handheld import AnyPick, dev, keys, sit_out_the_finishing
+from handheld import AnyPick, dev, keys, play_state, reboot, since_start, sit_out_the_finishing
 from fakeflash import FakeFlash
 from test_power_cuts import Bench, boot
 
@@ -39,12 +39,6 @@ def menu(c):
     labels = c.shown.offered()
     keys(c, "lS")
     return labels
-
-
-def roundtrip(c, now):
-    """A power cut: a new controller on the saved resume state, as JSON, at time `now`."""
-    return Controller(settings=json.loads(json.dumps(c.settings)), now_ms=now,
-                      resume=json.loads(json.dumps(c.resume_state())))
 
 
 # -- a stop goes through the finishing phase (R16, R23) ---------------------------------------
@@ -112,8 +106,8 @@ def test_a_power_cut_in_a_stopped_actions_finishing_comes_back_to_it_R16_R23():
     c = dev()
     keys(c, "D")
     stop(c, t=1000)
-    assert c.resume_state()["screen"] == "finishing" and c.resume_state()["ended"] == "finishing"
-    c2 = roundtrip(c, 500000)
+    assert play_state(c)["screen"] == "finishing" and play_state(c)["ended"] == "finishing"
+    c2 = reboot(c, 500000)
     v = c2.view()
     assert v.screen == "finishing" and c2.action.state == "stopped"
     assert "   60 s left" in v.lines             # the minute starts afresh
@@ -121,21 +115,19 @@ def test_a_power_cut_in_a_stopped_actions_finishing_comes_back_to_it_R16_R23():
     assert c2.view().screen == "finishing"
     c2.tick(560000)
     assert c2.view().screen == "summary" and "Outcome: stopped" in c2.view().lines
-    c3 = roundtrip(c2, 900000)                # and a cut on the summary comes back to it
+    c3 = reboot(c2, 900000)                # and a cut on the summary comes back to it
     assert c3.view().screen == "summary" and "No retry today." in c3.view().lines
     assert "end" not in events(c2.take_log() + c3.take_log())   # it ended once, at the stop
 
 
 def test_a_stopped_action_saved_before_the_finishing_existed_resumes_in_it_R16_R23():
-    """A resume state written by the earlier firmware (a stopped action, `ended` still the
-    success default) comes back to the finishing, never to the success menu."""
+    """A stop whose hint was written by the earlier firmware (no finishing in it, `ended`
+    the success default) comes back to the finishing, never to the success menu."""
     c = dev()
     keys(c, "D")
     stop(c)
-    state = json.loads(json.dumps(c.resume_state()))
-    state["screen"] = "stopped"
-    state["ended"] = "success"
-    c2 = Controller(settings=c.settings, now_ms=0, resume=state)
+    assert c.hint() == "df"
+    c2 = Controller(settings=c.settings, now_ms=0, replay=(since_start(c.log), "d"))
     assert c2.view().screen == "finishing" and c2.action.state == "stopped"
 
 

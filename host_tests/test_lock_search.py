@@ -1,11 +1,9 @@
 """The referee lock: a decision taken on the card screen (found by the fuzz, R14), and the lock's
 search allowed the code, so that test_controller_fuzz.py's search without it is not vacuous."""
-import json
-
 import pytest
 
 from carddraw import config
-from carddraw.controller import Controller
+from handheld import Kept, play_state, reboot
 from locksearch import KEY, explore, unroll
 
 
@@ -25,10 +23,10 @@ class Black:
 def test_a_referee_decision_taken_on_the_card_screen_clears_the_black_card(decision, after):
     """Found by the fuzz. With no redraws the black applies at once and stays on the card
     screen; a referee who opens the lock right there and decides (R14) must leave the black
-    card behind: before the fix the card stayed set, so resume_state() said "card", and a
+    card behind: before the fix the card stayed set, so the hint said a card was on show, and a
     power cut (or leaving a later lock) brought the black card back on the screen."""
     rng = Black()
-    c = Controller(settings={"referee": True, "black": 1, "redraws": 0}, rng=rng)
+    c = Kept(settings={"referee": True, "black": 1, "redraws": 0}, rng=rng)
     rng.c = c
     c.press("DRAW", 0)
     c.press("DRAW", 0)
@@ -45,8 +43,8 @@ def test_a_referee_decision_taken_on_the_card_screen_clears_the_black_card(decis
     assert any(x.startswith(">" + decision) for x in c.view().lines), c.view().lines
     c.press("DRAW", 0)
     assert c.view().screen == after and c.action.state == after
-    assert c.play.card is None and c.resume_state()["screen"] == after
-    rebooted = Controller(settings=dict(c.settings), resume=json.loads(json.dumps(c.resume_state())))
+    assert c.play.card is None and play_state(c)["screen"] == after
+    rebooted = reboot(c)
     assert rebooted.view().screen == after and rebooted.view().led in (None, "black")
     c.long("STOP", 1000)                      # the lock again, and cancelled
     c.long("STOP", 1000)

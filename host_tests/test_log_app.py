@@ -16,6 +16,7 @@ from carddraw.app import App
 from carddraw.logfile import segment
 from carddraw.store import Store
 from fakeflash import FakeFlash
+from handheld import play_state
 from storelog import last, read_log
 
 sys.path.insert(0, os.path.join(ROOT, "host_tests", "vmlib"))
@@ -120,11 +121,11 @@ def test_a_black_drawn_once_the_log_is_full_comes_back_after_a_power_cut():
             break
     assert app.controller.view().led == "black" and app.store.logfile.full
     assert app.store.journal.waiting(app.store.logfile.seq) > 0  # the journal holds the rest
-    shown = app.controller.resume_state()
+    shown = play_state(app.controller)
     board2 = hardening_board.Board()
     again = App(board2, Store(fs=fs.reboot(), log_limit=8192, segment=2048), random.Random(1),
                 90_000, write=lambda s: None)
-    assert again.controller.resume_state() == shown
+    assert play_state(again.controller) == shown
     assert again.controller.view().led == "black"
     again.loop_pass(90_020)
     records = read_log(Store(fs=again.store.fs.reboot(), log_limit=8192))[0]

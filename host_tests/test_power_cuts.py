@@ -28,6 +28,7 @@ from carddraw import config, protocol
 from carddraw.app import App
 from carddraw.store import Store
 from fakeflash import FakeFlash, PowerCut
+from handheld import play_state
 from powerbench import SEGMENT, START, Bench, boot, hardening_board  # test_end_screens: Bench, boot
 from test_controller_fuzz import figure
 from storelog import read_log
@@ -105,7 +106,7 @@ def check_boot(app, store, event, ops, full=True, booted=False):
     shown = [state for at, state in event.passes if at < ops]
     seen = shown[-1] if shown else None
     later = event.passes[len(shown)][1] if len(shown) < len(event.passes) else seen
-    behind = app.controller.resume_state() not in (seen, later)
+    behind = play_state(app.controller) not in (seen, later)
     return lost, behind
 
 
@@ -124,7 +125,7 @@ def test_a_power_cut_at_every_program_and_erase_loses_nothing(event):
         behind += got[1]
         v = app.controller.view()
         screens.add(v.screen)
-        rs = app.controller.resume_state()
+        rs = play_state(app.controller)
         if rs and (rs["action"]["state"] == "referee" or rs["card"] == "black"):
             blacks += 1
             assert v.led == "black" or v.screen == "failed"   # no escape from a black
@@ -149,15 +150,15 @@ def test_a_second_cut_during_the_boot_after_a_cut(event):
         second.chip.record()
         first = App(hardening_board.Board(), Store(fs=second, segment=SEGMENT),
                     random.Random(1), 5_000_000, write=lambda s: None)
-        found = first.controller.resume_state()
+        found = play_state(first.controller)
         first.loop_pass(5_000_020)
-        left = first.controller.resume_state()
+        left = play_state(first.controller)
         for m, mode2, image2 in second.chip.cuts():
             tried += 1
             app, store, _ = boot(image2, 6_000_000)
             lost, _ = check_boot(app, store, event, n, booted=True)
             assert lost == 0, (n, m, mode2)
-            assert app.controller.resume_state() in (found, left), (n, m, mode2)
+            assert play_state(app.controller) in (found, left), (n, m, mode2)
     figure("power: second cuts during the boot", tried)
     assert tried > 100
 
@@ -176,10 +177,10 @@ def test_nothing_is_shown_that_the_flash_does_not_hold():
             result = output(*args)
             shown["outputs"] += 1
             if shown["outputs"] % 7 == 3:   # now and then, right after this output: a reset
-                rs = b.c.resume_state()
+                rs = play_state(b.c)
                 led = board.led.colour
                 app, store, _ = boot(bytes(fs.chip.data))
-                assert app.controller.resume_state() == rs          # what was shown is held
+                assert play_state(app.controller) == rs          # what was shown is held
                 if led in ("green", "yellow", "red", "black"):      # a card on the LED
                     assert app.controller.view().led in (led, None) or rs is None
                 shown["kills"] += 1
@@ -208,7 +209,7 @@ def test_a_console_reply_waits_for_the_flash():
         reply = json.loads(text)
         if reply.get("screen") == "card":             # the card revealed over USB ...
             app, _, _ = boot(bytes(fs.chip.data))     # ... is on flash already
-            assert app.controller.resume_state() == b.c.resume_state()
+            assert play_state(app.controller) == play_state(b.c)
             replied.append(reply)
         keep(text)
     b.app.write = write

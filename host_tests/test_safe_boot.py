@@ -9,6 +9,7 @@ from carddraw import app as app_module, config
 from carddraw.app import App
 from carddraw.store import Store
 from fakeflash import FakeFlash
+from handheld import play_state
 from conftest import ROOT
 from storelog import read_log
 
@@ -97,6 +98,6 @@ def test_a_flood_of_refused_tries_over_the_console_adds_no_record_and_the_boot_h
     # wait runs out over the flood's 40 s), never one a try
     assert {r["result"] for r in locks} == {"wait"} and 2 <= len(locks) <= 6
     assert sum(r["refused"] for r in locks) + app.controller.lockout.refused >= 990
-    state = app.controller.resume_state()
+    state = play_state(app.controller)
     again = boot(FakeFlash(fs.flash))                            # a power cut, a boot
-    assert again.controller.resume_state() == state and again.controller.action.draws == 1
+    assert play_state(again.controller) == state and again.controller.action.draws == 1

@@ -20,8 +20,7 @@ import subprocess
 import textwrap
 
 from conftest import ROOT, run_in_vm
-from carddraw.controller import Controller
-from handheld import dev, keys
+from handheld import dev, keys, reboot
 
 CARD_COLOURS = ("green", "yellow", "red", "black")
 
@@ -66,11 +65,9 @@ def referee_menu(c, t):
 
 
 def power_cut(c, t):
-    """The device switched off and on at t: a new controller on the saved state."""
-    rng = c.rng
-    new = Controller(settings=json.loads(json.dumps(c.settings)), rng=rng, now_ms=t,
-                     resume=json.loads(json.dumps(c.resume_state())))
-    rng.c = new
+    """The device switched off and on at t: the log's last action played again."""
+    new = reboot(c, t)
+    new.rng.c = new
     new.tick(t)
     return new
 

@@ -20,7 +20,7 @@ IDLE_MS = 30000  # the lock and the referee screens close after this long untouc
 
 
 class Controller:
-    def __init__(self, settings=None, rng=None, now_ms=0, resume=None, replay=None):
+    def __init__(self, settings=None, rng=None, now_ms=0, replay=None):
         self.settings = known.check(settings)[0]
         self.settings_version = 0  # moves on each change of the settings
         self.now = now_ms
@@ -39,19 +39,17 @@ class Controller:
         # replay: (the log's last action's records, the hint). A hint of "x" is set-up, on
         # flash in the same journal entry as the records: the last action was put away, so
         # the boot neither reads it nor imports the action's side
-        if resume or replay and replay[0] is not None and "x" not in replay[1]:
-            # the action from a resume_state() (tests without a store), or after a power cut
-            # the log's last action played again (play.Play.replay); unreadable: set-up, said
-            # on screen, and records that make no action close it as lost (R14: no escape
-            # from a black)
+        if replay and replay[0] is not None and "x" not in replay[1]:
+            # after a power cut the log's last action played again (play.Play.replay);
+            # unreadable: set-up, said on screen, and records that make no action close it
+            # as lost (R14: no escape from a black)
             try:
                 from .play import Play  # (the action's side: app.WARM, after boot)
-                self.play = Play.restore(self, resume) if resume else Play.replay(self, *replay)
+                self.play = Play.replay(self, *replay)
             except Exception as e:
-                if not resume:
-                    self.record("end", outcome="lost", why=str(e)[:80])
-                self.say("Not resumed", "The %s is unreadable: %s" % (
-                    "saved action" if resume else "action in the log", e), Setup(self))
+                self.record("end", outcome="lost", why=str(e)[:80])
+                self.say("Not resumed", "The action in the log is unreadable: %s" % e,
+                         Setup(self))
             else:
                 self.shown = self.home()
 
@@ -96,7 +94,7 @@ class Controller:
             else:
                 shown.tick(now_ms)  # a message's time, the finishing countdown (R23)
             play = self.play  # R21: whatever the screen (timed mode, or a warning on show)
-            if play is not None and (play.warn or self.settings["timed"]):
+            if play and (play.warn or self.settings["timed"]):
                 moved = play.timed(self.shown.held)
                 if moved == "drawn":
                     self.go_home()
@@ -104,7 +102,7 @@ class Controller:
                     self._view = None
         except Exception as e:
             self._failsafe(e, shown)
-        if self._view is not None and self._view.sec != self.seconds_left():
+        if self._view and self._view.sec != self.seconds_left():
             self._view = None  # a countdown on show: a new view each second
 
     def settle(self, saved=True):
@@ -121,7 +119,7 @@ class Controller:
     def view(self, quick=False):
         """The View on show; quick: odds not worked out yet show as "..."."""
         v = self._view
-        if v is not None and (quick or not v.quick):
+        if v and (quick or not v.quick):
             return v
         if not quick:
             self.work()
@@ -138,7 +136,7 @@ class Controller:
     def led(self, quick=False):
         """The LED's colour (None: off): a drawn card's before its view is made."""
         play = self.play
-        if self._view is None and play is not None and not play.warn \
+        if self._view is None and play and not play.warn \
                 and self.shown.name == "card":
             return play.card
         return self.view(quick).led
@@ -149,11 +147,11 @@ class Controller:
 
     @property
     def action(self):  # the engine's Action in play, or None
-        return self.play.action if self.play is not None else None
+        return self.play and self.play.action
 
     @property
     def warn(self):  # seconds of the timed warning on show (R21), 0 when none
-        return self.play.warn if self.play is not None else 0
+        return self.play.warn if self.play else 0
 
     def take_beeps(self):
         return self._beeps.take()
@@ -165,12 +163,9 @@ class Controller:
         """The records queued for the app's persist, each a dict (docs/bench.md lists them)."""
         return self._records.take()
 
-    def resume_state(self):
-        return self.play.state() if self.play is not None else None
-
     def hint(self):
         """What no record says of the play, for the journal: "x" with none."""
-        return self.play.hint() if self.play is not None else "x"
+        return self.play.hint() if self.play else "x"
 
     def seconds_left(self):
         return self.shown.seconds()  # the countdown on show, in seconds, or None
@@ -197,14 +192,14 @@ class Controller:
     # -- for the screens ----------------------------------------------------------------------
     def goto(self, screen):
         play = self.play
-        if play is not None and play.action.state != "active":  # the action no longer draws:
+        if play and play.action.state != "active":  # the action no longer draws:
             play.warn = 0  # R21: a warning goes on from screen to screen until the draw
         self.shown = screen
         self._view = None
 
     def home(self):
         """The screen the action's state calls for: set-up without one."""
-        if self.play is None:
+        if not self.play:
             return Setup(self)
         from .playscreens import SCREENS
         return SCREENS[self.play.home()](self)
@@ -237,13 +232,9 @@ class Controller:
         too); only the journal packs them for flash (records.py)."""
         entry = {"ev": event, "ms": self.now}
         entry.update(fields)
-        self.add(entry)
-
-    def add(self, record):
-        """A log record for the app's next persist."""
         if self.seeded:
-            record["seeded"] = True
-        self._records.add(record)
+            entry["seeded"] = True
+        self._records.add(entry)  # for the app's next persist
 
     def change(self, name, value):
         """Change one setting (the app saves settings when settings_version moves)."""

@@ -11,10 +11,8 @@
 # The log is the action's record: after a power cut the same operations run again on its
 # records (replay), each checked against the deck it logged, and the hint (what no record
 # says: a card put away, the finishing, the timed warning begun) brings back the rest.
-# restore() takes a state() back, for the tests that power-cut a controller without a store.
 from . import saved, settings
 from .action import Action, RuleError
-from .deck import COLOURS
 from .odds import action_odds
 
 WARN_MS = 5000    # R21: the warning before a timed draw
@@ -62,30 +60,6 @@ class Play:
         return play
 
     @classmethod
-    def restore(cls, ctl, state):
-        """After a power cut: the action, its undo and the card on show, from the resume state
-        (a damaged undo or card costs only itself, never the action). R21: a timed action
-        gives its warning at once (a fresh interval at each boot would let switching off hold
-        the draws back for ever); the finishing starts afresh. Raises ValueError (or another
-        exception) when the action itself is unreadable."""
-        action = saved.from_dict(state["action"])
-        play = cls(ctl, action)
-        try:
-            play.undo = saved.to_dict(saved.from_dict(state.get("undo")))
-        except Exception:
-            pass
-        card = state.get("card")
-        if action.pending is not None:  # a pending card is the card on show
-            play.card = action.pending
-        elif state.get("applied") is True and (card is None or card in COLOURS):
-            play.card = card  # a card whose result applied stays on show; a damaged one not
-            play.applied = True
-        ended = state.get("ended")
-        play.ended = ended if ended in ENDED else "success"
-        play.due = ctl.now + WARN_MS
-        return play
-
-    @classmethod
     def replay(cls, ctl, stream, hint):
         """After a power cut: the action from its records (the first its start), played again
         one at a time as they stream from the store, each checked against the deck it logged,
@@ -99,10 +73,10 @@ class Play:
             # every boot
             if ev == "chain" or ev == "end" and r.get("outcome") in ("ended by referee", "lost"):
                 return None
-            if spoilt is not None:
+            if spoilt:
                 continue
             try:
-                if play is None:
+                if not play:
                     play = cls(ctl, saved.begun(r))
                     play.replaying = True
                 elif ev == "draw":
@@ -129,9 +103,9 @@ class Play:
                     raise ValueError("the log's deck %s is not the engine's %s" % (r["deck"], deck))
             except Exception as e:
                 spoilt = e
-        if spoilt is not None:
+        if spoilt:
             raise spoilt
-        if play is None:  # (a hint of "x", set-up, never comes here: the controller's)
+        if not play:  # (a hint of "x", set-up, never comes here: the controller's)
             return None
         play.replaying = False
         if "d" in hint and play.action.pending is None:
@@ -166,17 +140,11 @@ class Play:
         if not self.replaying:  # played again: nobody hears it
             self.ctl.beep(name)
 
-    def state(self):
-        """The resume state: everything restore() needs, as JSON-able data."""
-        return {"v": 1, "screen": self.home(), "action": saved.to_dict(self.action),
-                "undo": self.undo, "card": self.card, "applied": self.applied,
-                "ended": self.ended}
-
     # -- what it shows --------------------------------------------------------------------
     def home(self):
         """The screen the action's state calls for."""
         state = self.action.state
-        if self.card is not None:
+        if self.card:
             return "card"
         if state == "succeeded":
             return self.ended
@@ -310,7 +278,7 @@ class Play:
                     # accepted, as DRAW would: the lead did not decide in time; then the next
                     # card is drawn, one draw an interval whatever was pending; none when that
                     # ended the action or needs the referee (R14), or the deck is empty (R22)
-                    if self.card is not None:
+                    if self.card:
                         self.take_card()
                     if action.state != "active" or action.deck.total() == 0:
                         self.rearm()
@@ -355,7 +323,7 @@ class Play:
     def can_undo(self):
         # Only while the action runs: once it has ended (success, stop, a black with no
         # referee, R14, R16, R17) its end record is final, so one action never ends twice.
-        return self.undo is not None and self.action.state in ("active", "referee")
+        return self.undo and self.action.state in ("active", "referee")
 
     def undo_draw(self):
         if not self.can_undo():  # the menu does not offer it then; refused all the same

@@ -43,7 +43,7 @@ class Active(Screen):
         chance, risk = odds_words(play.odds_shown())
         lines = [capital(action.skill) + ("" if left is None else " timed"),
                  deck_line(counts), "Chance  " + chance, risk, tally(action),
-                 "Draw %d Redraws %d" % (action.draws, action.redraws_left)]
+                 "Draw %d Redraw %d" % (action.draws, action.redraws_left)]  # 16 wide to 99 draws
         if play.warn:  # R21: white, a colour no card has
             return lines + ["Card in %d s!" % play.warn, "STOP: stop now"], "white"
         if not sum(counts):  # R22: nothing to draw until the referee adds cards (R19)

@@ -65,9 +65,8 @@ class Console:
     # -- lines in, replies out ----------------------------------------------------------------
     def read(self):
         """The whole lines that came, queued. At most two lines' worth a pass: a host sending
-        faster must not keep the loop here; the rest waits in the USB buffer."""
-        if self.stream is None:
-            return
+        faster must not keep the loop here; the rest waits in the USB buffer. (No stream: its
+        poll has nothing registered, so it reports nothing.)"""
         for _ in range(2 * MAX_LINE + 2):
             if not self.poll.poll(0):
                 break

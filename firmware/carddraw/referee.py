@@ -14,9 +14,12 @@ from .screens import Menu, Screen, Setup
 
 
 def shown_code(code):
-    """A code as entered so far, its presses spaced and centred (the lock shows a * for each:
-    how many presses the code takes stays unsaid; the new-code screen the presses)."""
+    """A code as entered so far, centred, its presses spaced while they fit (the recovery
+    code's 12 do not): the lock shows a * for each (how many presses the code takes stays
+    unsaid), the new-code screen the presses."""
     marks = " ".join(code)
+    if len(marks) > COLS:
+        marks = code
     return " " * ((COLS - len(marks)) // 2) + marks
 
 

@@ -1,11 +1,12 @@
-# An action as plain JSON-able data and back: the resume state after a power cut, and the
-# undo (the action as it was before its last draw); and what the log's records say of one
-# when it is played again after a power cut (play.Play.replay). Kept apart from action.py so
-# the engine stays small in RAM.
-from .deck import COLOURS, Deck, check_int, check_colour
+# An action as plain JSON-able data and back: the undo (the action as it was before its last
+# draw); and what the log's records say of one when it is played again after a power cut
+# (play.Play.replay). Kept apart from action.py so the engine stays small in RAM.
+from .deck import COLOURS, Deck, check_colour
 from .action import Action
 
-STATES = ("active", "succeeded", "stopped", "failed", "referee")
+# what an action changes as it goes, past what it began with (began())
+CHANGES = ("successes", "complications", "draws", "redraws_left", "auto_applied", "state",
+           "pending")
 
 
 def began(a):
@@ -17,53 +18,29 @@ def began(a):
 
 
 def to_dict(a):
-    """Everything needed to resume `a`."""
+    """Everything needed to rebuild `a` (from_dict)."""
     data = began(a)
-    data.update(successes=a.successes, complications=a.complications, draws=a.draws,
-                redraws_left=a.redraws_left, auto_applied=a.auto_applied, state=a.state,
-                pending=a.pending)
+    for name in CHANGES:
+        data[name] = getattr(a, name)
     return data
 
 
-def _four(data, name):
-    v = data[name]
-    if not isinstance(v, list) or len(v) != 4:
-        raise ValueError("%s must be a list of 4 counts" % name)
-    return v
-
-
 def begun(data):
-    """The action as it began, from a saved action or its start record (play.Play.replay)."""
-    diff = _four(data, "difficulty")
+    """The action as it began, from the undo or its start record (play.Play.replay)."""
+    diff = data["difficulty"]
+    if not isinstance(diff, list) or len(diff) != 4:
+        raise ValueError("difficulty must be a list of 4 counts")
     return Action(data["skill"], data["ranks"], data["helpers"], data["bonus"], *diff,
                   needed=data["needed"], auto=data["auto"], redraws=data["redraws"],
                   referee=data["referee"])
 
 
 def from_dict(data):
-    """Rebuild an action from to_dict(); ValueError names the first field that is wrong."""
-    if not isinstance(data, dict):
-        raise ValueError("a saved action must be an object")
-    try:
-        a = begun(data)
-        a.deck = Deck(*_four(data, "deck"))
-        a.successes = check_int("successes", data["successes"], 0, 999)
-        a.complications = check_int("complications", data["complications"], 0, 99999)
-        a.draws = check_int("draws", data["draws"], 0, 99999)
-        a.redraws_left = check_int("redraws_left", data["redraws_left"], 0, a.redraws)
-        a.auto_applied = data["auto_applied"] is True
-        state = data["state"]
-        if state not in STATES:
-            raise ValueError("state must be one of " + ", ".join(STATES))
-        a.state = state
-        pending = data["pending"]
-        if pending is not None:
-            check_colour(pending)
-            if state != "active":
-                raise ValueError("a card is pending in an action that is " + state)
-        a.pending = pending
-    except KeyError as e:
-        raise ValueError("a saved action is missing %s" % e.args[0])
+    """The action to_dict() made `data` of (the undo: never untrusted data)."""
+    a = begun(data)
+    a.deck = Deck(*data["deck"])
+    for name in CHANGES:
+        setattr(a, name, data[name])
     return a
 
 

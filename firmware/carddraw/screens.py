@@ -254,7 +254,8 @@ class Task(Screen):
     """Each key sets one of the common difficulties (R6: the task's cards, in place of any
     set before) and goes back to set-up; hold DRAW: the options; STOP: back, unchanged. The
     difficulty resets for each action unless the referee froze the task, and a frozen task
-    never reaches this screen (set-up refuses it)."""
+    never reaches this screen: set-up refuses it, and freezing (the referee menu, which the
+    lock may open over it) goes back to set-up, never here."""
     name = "task"
     longs = config.BUTTONS  # every button
 
@@ -264,10 +265,6 @@ class Task(Screen):
         ctl = self.ctl
         if held and button == "DRAW":
             ctl.goto(Options(ctl))  # more: the options menu, as hold DRAW on set-up
-            return
-        if ctl.settings["frozen"]:  # never change a frozen task
-            if not held:
-                ctl.goto(Setup(ctl))
             return
         if button != "STOP":  # (hold STOP is the lock's, never here)
             cards = dict(zip(known.DIFFICULTY, PRESETS[held + button[0]]))

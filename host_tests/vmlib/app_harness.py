@@ -5,7 +5,7 @@ import json
 import random
 
 from machine import SIM
-from carddraw import config
+from carddraw import config, saved
 from carddraw.board import Board
 from carddraw.store import Store
 from carddraw.app import App
@@ -66,6 +66,11 @@ def tap(app, name, ms=120):
 
 
 def state(app):
-    """What must survive a power cut or a watchdog reset: the view and the resume state."""
+    """What must survive a power cut or a watchdog reset: the view, and the action in play
+    (None at set-up): its screen, the action, the undo, the card on show and whether its
+    result applied, the phase after its end."""
     c = app.controller
-    return {"show": c.show(), "resume": c.resume_state(), "led": c.view().led}
+    p = c.play
+    return {"show": c.show(), "led": c.view().led, "resume": p and {
+        "screen": p.home(), "action": saved.to_dict(p.action), "undo": p.undo, "card": p.card,
+        "applied": p.applied, "ended": p.ended}}

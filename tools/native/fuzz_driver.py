@@ -3,12 +3,13 @@
 # Random set-ups and random events (presses, long presses, clock ticks, the referee's code,
 # power cuts), from the device's own generator with a fixed seed, and after every event the
 # invariants test_controller.py's CPython fuzz checks: no exception, every view fits the
-# screen, log records are JSON and never an error, the resume and settings versions change
-# exactly when what they track changes, a power cut comes back to the same screen, the deck
-# never goes below zero, a card on show is the pending card.
+# screen, log records are JSON and never an error, the settings version changes exactly when
+# the settings change, a power cut (the log's last action played again, as at a boot) comes
+# back to the same action, card, undo and screen, the deck never goes below zero, a card on
+# show is the pending card.
 import json
 
-from carddraw import config
+from carddraw import config, saved
 from carddraw.controller import Controller
 from carddraw.rng import Rng
 
@@ -23,6 +24,35 @@ def setup(r):
             "needed": 1 + r.randrange(4), "auto": r.randrange(4), "redraws": r.randrange(3),
             "referee": r.randrange(2) == 1, "timed": r.randrange(2) == 1,
             "interval": (30, 45)[r.randrange(2)]}
+
+
+class Kept(Controller):
+    """A controller that keeps every record it makes, as the store's log would."""
+
+    def __init__(self, settings, rng, now_ms=0, replay=None):
+        self.log = []
+        Controller.__init__(self, settings, rng, now_ms, replay)
+
+    def record(self, event, **fields):
+        Controller.record(self, event, **fields)
+        self.log.append(self._records.items[-1])  # the record just queued for the app
+
+
+def since_start(log):
+    """The records of the log's last action, from its start, as JSON (None: no action)."""
+    start = None
+    for i in range(len(log)):
+        if log[i]["ev"] == "start":
+            start = i
+    return None if start is None else json.loads(json.dumps(log[start:]))
+
+
+def play_state(c):
+    """What a power cut must keep of the action in play, as JSON (None at set-up)."""
+    p = c.play
+    return p and json.loads(json.dumps({
+        "screen": p.home(), "action": saved.to_dict(p.action), "undo": p.undo,
+        "card": p.card, "applied": p.applied, "ended": p.ended}))
 
 
 def check_view(v):
@@ -56,7 +86,7 @@ class Fuzz:
         """One example: a fresh controller on a random set-up, then n random events."""
         r = self.r
         self.examples += 1
-        c = Controller(settings=setup(r), rng=Rng(r.randrange(0x3FFFFFFF)))
+        c = Kept(setup(r), Rng(r.randrange(0x3FFFFFFF)))
         t = 0
         history = []
         sv, sd = c.settings_version, dict(c.settings)
@@ -100,14 +130,15 @@ class Fuzz:
                 self.draws += a.draws - (before if a is started else 0)
 
     def power_cut(self, c, t):
-        """The controller rebuilt from what the store would hold, as after a reboot."""
+        """The controller rebuilt as at a boot: the settings as saved, the log's last action
+        played again from its records, with the hint."""
         self.cuts += 1
-        state = json.loads(json.dumps(c.resume_state()))
+        state = play_state(c)
         screen = c.view().screen
-        c2 = Controller(settings=json.loads(json.dumps(c.settings)), rng=c.rng, now_ms=t,
-                        resume=state)
-        if c2.resume_state() != state:
-            return c2, "the resume state changed across a power cut"
+        c2 = Kept(json.loads(json.dumps(c.settings)), c.rng, t, (since_start(c.log), c.hint()))
+        c2.log = c.log + c2.log
+        if play_state(c2) != state:
+            return c2, "the action changed across a power cut"
         if screen not in TRANSIENT and c2.view().screen != screen:
             return c2, "a power cut on %s came back on %s" % (screen, c2.view().screen)
         return c2, None
