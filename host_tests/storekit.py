@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, settings as hsettings
 
 from carddraw import config
 from carddraw.journal import DIR as J
+from carddraw.logexport import ack
 from carddraw.logfile import segment
 from carddraw.logfile import OLDER_LOG
 from carddraw.settings import check
@@ -158,7 +159,7 @@ class Run:
                 self.settings = settings or self.settings
                 self.hint = hint
             elif kind == "ack":
-                assert self.store.ack(*last(self.store)) is None
+                assert ack(self.store, *last(self.store)) is None
                 self.acked = len(self.logged)
             elif kind == "save":
                 assert self.store.save_settings(step[1])

@@ -14,6 +14,7 @@ import sys
 from conftest import ROOT
 from carddraw import config, logread
 from carddraw.controller import Controller
+from carddraw.logexport import ack
 from carddraw.logfile import segment
 from carddraw.logfile import OLDER_LOG
 from carddraw.store import KEPT
@@ -117,9 +118,9 @@ def test_history_is_never_dropped_before_it_was_exported():
     # the bench saves the log and acknowledges: the oldest segments go, the waiting records
     # are written in order, then the count of the ones that could not wait
     last_seq, last_h = last(s)
-    assert s.ack(last_seq, "0" * 12) == "record %d's hash is not 000000000000: export the log again" % last_seq
-    assert s.ack(last_seq + 50, last_h).startswith("no record %d" % (last_seq + 50))
-    assert s.ack(last_seq, last_h) is None
+    assert ack(s, last_seq, "0" * 12) == "record %d's hash is not 000000000000: export the log again" % last_seq
+    assert ack(s, last_seq + 50, last_h).startswith("no record %d" % (last_seq + 50))
+    assert ack(s, last_seq, last_h) is None
     assert not s.logfile.full and fs.flash[config.LOG_EXPORTED_FILE] == str(last_seq).encode()
     assert s.room_for_action() and s.flush()
     assert s.log({"ev": "battery", "percent": 12})

@@ -127,13 +127,13 @@ def test_maint_takes_no_argument_and_needs_bench_mode():
 
 # -- no other way to the flag -------------------------------------------------------------------
 def test_only_maint_writes_the_flag_and_only_main_py_reads_it():
-    """store.set_flag(MAINT_FLAG, True) is called from maint alone (which the gate holds until
+    """maint_flag(store, True) is called from maint alone (which the gate holds until
     `unlock CODE`); no other firmware module names the flag's file."""
     tree = ast.parse(open(protocol.__file__).read())
     writers = []
     for fn in [n for n in tree.body if isinstance(n, ast.FunctionDef)]:
         for call in ast.walk(fn):
-            if (isinstance(call, ast.Call) and getattr(call.func, "attr", None) == "set_flag"
+            if (isinstance(call, ast.Call) and getattr(call.func, "id", None) == "maint_flag"
                     and len(call.args) == 2 and getattr(call.args[1], "value", None) is True):
                 writers.append(fn.name)
     assert writers == ["maint"] and "maint" in protocol.GATED

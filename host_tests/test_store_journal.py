@@ -10,6 +10,7 @@ from hypothesis import given, strategies as st
 
 from carddraw import config
 from carddraw.journal import DIR as J, FOLDERS_MOST, KEPT_MOST, SLOTS
+from carddraw.logexport import ack
 from carddraw.records import PACKED
 from carddraw.store import Store
 from fakeflash import FakeFlash
@@ -323,7 +324,7 @@ def test_a_journal_at_its_most_with_the_log_full_refuses_and_says_why():
         assert took < FOLDERS_MOST * SLOTS + 1
     assert took >= (FOLDERS_MOST - 2) * SLOTS and len(s.journal.folders) <= FOLDERS_MOST
     assert "log full: export" in s.take_notices() and s.waiting() == 1
-    assert s.ack(*last(s)) is None
+    assert ack(s, *last(s)) is None
     assert s.commit([], None, "d") and s.waiting() == 0 and s.flush()
     draws = [r["n"] for r in read_log(Store(fs=fs.reboot(), log_limit=4000))[0]
              if r["ev"] == "draw"]

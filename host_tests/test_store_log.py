@@ -8,6 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
 
 from carddraw import config, logread
+from carddraw.logexport import ack
 from carddraw.logfile import segment
 from carddraw.logread import LINE_MAX, seal
 from carddraw.store import KEPT
@@ -90,7 +91,7 @@ def test_a_failing_flash_never_raises():
     assert read_log(s) == ([], 3)
     assert s.save_settings(GOOD) is False
     assert s.commit([{"ev": "x"}], GOOD, "d") is False and s.log({"ev": "y"}) is False
-    assert s.housekeep() is False and s.flush() is False and s.ack(1, "0" * 12)
+    assert s.housekeep() is False and s.flush() is False and ack(s, 1, "0" * 12)
     notices = s.take_notices()
     assert "flash error" in notices and len(notices) <= 8
 
@@ -200,7 +201,7 @@ def test_lock_records_past_the_soft_limit_are_counted_never_written_into_the_res
     assert sum(len(v) for p, v in fs.flash.items() if p.startswith(config.LOG_DIR)) == size
     records = read_log(s)[0]
     assert not [r for r in records if r["ev"] in ("lock", "repeat")]
-    assert s.ack(*last(s)) is None
+    assert ack(s, *last(s)) is None
     assert s.commit([{"ev": "end", "ms": 1, "outcome": "stopped"}]) and s.flush()
     after = read_log(s)[0][len(records):]  # the count, the run's tail (room now), the end
     assert [r["ev"] for r in after] == ["dropped", "repeat", "end"]

@@ -12,6 +12,7 @@ from hypothesis import given, strategies as st
 
 from carddraw import config
 from carddraw.journal import DIR as J, SLOTS
+from carddraw.logexport import ack
 from carddraw.store import Store
 from conftest import FIRMWARE
 from fakeflash import FakeFlash
@@ -52,7 +53,7 @@ def test_a_power_cut_while_the_boot_moves_an_older_firmwares_settings_loses_none
     assert s.save_settings(mine)
     for i in range(5):
         assert s.commit([{"ev": "draw", "n": i}], hint="d")
-    assert s.flush() and s.ack(*last(s)) is None
+    assert s.flush() and ack(s, *last(s)) is None
     exported = s.logfile.exported
     as_older_firmware(fs)
     assert {"settings.json", "log.exported"} <= set(fs.listdir(""))

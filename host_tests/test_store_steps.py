@@ -6,6 +6,7 @@ import random
 
 from carddraw import config
 from carddraw.journal import DIR as J
+from carddraw.logexport import ack
 from carddraw.store import Store
 from fakeflash import FakeFlash
 from storekit import LIMIT, Changes, a_day_at_the_table, logchain
@@ -89,7 +90,7 @@ def test_an_exported_segment_goes_in_an_idle_step_of_its_own():
         while s.housekeep():
             pass
         i += 1
-    assert s.ack(s.logfile.seq, s.logfile.hash_of(s.logfile.seq)) is None
+    assert ack(s, s.logfile.seq, s.logfile.hash_of(s.logfile.seq)) is None
     first = s.logfile.segs[0]
     opened = []     # files opened to be written, by the step now
     real_open = fs.fs.open
@@ -180,7 +181,7 @@ def test_a_settings_write_erases_once_at_most_whatever_the_folder_holds():
                         lock_fails=rnd.randrange(0, 10000))
         assert s.commit([], settings, "x")
         if i % 10 == 9:
-            assert s.log({"ev": "draw", "n": i}) and s.ack(*last(s)) is None  # log.exported
+            assert s.log({"ev": "draw", "n": i}) and ack(s, *last(s)) is None  # log.exported
         while True:
             j = s.settings.j
             with fs.chip.counting() as c:

@@ -3,7 +3,7 @@
 # acknowledgement `log ack SEQ HASH` the bench sends once the export is saved, which lets the
 # store drop segments holding only exported records when the log is full. Imported on the
 # first `log` line and kept.
-from . import logread, settings
+from . import config, flashfs, logread, settings
 
 LINES = 3  # log lines sent at most in a pass (each is a JSON reply to make and send)
 QUIET = 8  # passes of lines, then one left quiet: the app collects garbage in it (App.update)
@@ -26,8 +26,27 @@ def command(con, args):
         return {"error": "log ack needs the record's seq: 1 to 9 digits"}
     if len(h) != logread.HASH_DIGITS or h.strip("0123456789abcdef"):
         return {"error": "log ack needs the record's hash: 12 digits 0-9 a-f"}
-    why = con.app.store.ack(seq, h)
+    why = ack(con.app.store, seq, h)
     return {"error": why} if why else {"ok": "ack", "seq": seq}
+
+
+def ack(store, seq, h):
+    """The bench saved the log to record `seq`, whose hash is `h`: segments holding only
+    saved records may go when room is needed (store.Store). -> None, or why not."""
+    log = store.logfile
+    if not store.flush() and not log.full:
+        return "flash error"
+    if not 0 < seq <= log.seq:
+        return "no record %d: the log holds records 1 to %d" % (seq, log.seq)
+    if seq > log.exported:
+        if log.hash_of(seq) != h:
+            return "record %d's hash is not %s: export the log again" % (seq, h)
+        if not flashfs.write_json(store.fs, store.root + config.LOG_EXPORTED_FILE, seq):
+            return store.flash_error() or "flash error"
+        log.exported = seq
+    store.room.forget()  # the export frees room: worked out anew
+    store.flush()  # records waiting for room go now
+    return None
 
 
 class Export:

@@ -1,5 +1,5 @@
 # The moves from an older firmware's layout of the flash to this one's, all in one place,
-# imported by the store's boot only when an older name is in its folder (store.older), so
+# imported by the store's boot only when an older name is in its folder (Store._open), so
 # once in a device's life at most. Each move is a rename (atomic) or the removal of a file
 # that is no longer needed, so a power cut at any point leaves each file in one place or the
 # other, and the next boot does the rest:
@@ -18,6 +18,11 @@ def run(store, top):
     """Every older name in `top` (the store's folder's listing) moved or removed. -> log
     lines found damaged by a copy. OSError on a flash error: the next boot goes on."""
     fs, root = store.fs, store.root
+    for name in (config.STATE_DIR, config.LOG_DIR, journal.DIR):  # this layout's folders
+        try:
+            fs.mkdir(root + name[:-1])
+        except OSError:
+            pass  # there already
     gone = [config.ACTION_FILE, config.ACTION_FILE + ".tmp"]
     for name in (config.SETTINGS_FILE, config.LOG_EXPORTED_FILE):  # moved by a rename each
         old = name[len(config.STATE_DIR):]

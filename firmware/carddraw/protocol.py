@@ -16,7 +16,7 @@ after the last console line, and at a reboot (it is only in RAM); each start and
 import json
 import select
 
-from . import config, lockcode, settings
+from . import config, flashfs, lockcode, settings
 from .render import const  # micropython's (render's stand-in under CPython): one import
 
 MAX_LINE = 80          # a protocol line longer than this is refused
@@ -206,7 +206,7 @@ class Console:
             app.usb_interrupt(False)  # Ctrl-C off again: the REPL closes with bench mode
         if self.restart_at is not None:
             self.restart_at = None     # a maintenance boot not begun yet: called off
-            app.store.set_flag(MAINT_FLAG, False)
+            maint_flag(app.store, False)
         if self.test:
             self.end_test()
         app.controller.record("bench", mode="off", why=why)
@@ -286,12 +286,25 @@ def lock(con, cmd, args, now):
     return {"ok": "lock"}
 
 
+def maint_flag(store, on):
+    """MAINT_FLAG, an empty file in the store's folder for main.py: made or removed.
+    -> True once done."""
+    try:
+        if on:
+            flashfs.make(store.fs, store.root + MAINT_FLAG)
+        else:
+            store.fs.remove(store.root + MAINT_FLAG)
+    except OSError:
+        return False
+    return True
+
+
 def maint(con, cmd, args, now):
     """A maintenance boot: the flag, the message and the record now, the reset RESTART_MS
     later, so that `make deploy` and mpremote find the REPL open and no watchdog running.
     What led here (bench mode's record) is on flash before the flag."""
     app = con.app
-    if not app.persist() or not app.store.set_flag(MAINT_FLAG, True):
+    if not app.persist() or not maint_flag(app.store, True):
         return {"error": "maint: the flash refused %s; nothing changed" % MAINT_FLAG}
     con.maint = True
     app.usb_interrupt(True)

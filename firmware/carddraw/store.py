@@ -10,20 +10,14 @@
 # The action in play is never saved: the log is its record, played again after a power cut
 # (open_action, play.Play.replay). Everything read back is untrusted: damage gives defaults, a
 # short notice and a {"ev": "damage"} record. A flash error is never raised: it says "flash
-# error", commit returns False, the pass tries again. RAM is bounded whatever a player does:
-# 8 notices, config.LOG_QUEUE records a refusing flash holds back (more are counted), the
-# journal's entries (journal.py), the segments, an idle step's records (logfile.HOLD_MOST), a
-# reader's chunk and line (logread), repeats (only counted).
+# error", commit returns False, the pass tries again. RAM is bounded whatever a player does: 8
+# notices, config.LOG_QUEUE records a refusing flash holds back (more are counted), the journal's
+# entries, the segments, an idle step's records (logfile.HOLD_MOST), a reader's chunk and line,
+# repeats (only counted).
 from . import config, flashfs, journal, logfile, logread
 
 OLDER = ["settings.json", "log.exported", "action.json"]  # an older firmware's, in the root
 FOLDERS = (config.STATE_DIR, config.LOG_DIR, journal.DIR)
-
-
-def older(name):
-    """Whether a name in the store's folder is an older firmware's (migrate.py moves it)."""
-    return (name.startswith("log.") or name[:1] == "j" and name[1:2].isdigit()
-            or name in OLDER or name[:-4] in OLDER)
 
 
 class Store:
@@ -176,7 +170,7 @@ class Store:
         try:
             self._ready()
             while self._on(False):
-                pass
+                self._tidy = False  # a journal folder may be done with now: idle work looks
         except OSError:
             return self.flash_error()
         return not self.journal.waiting(self.logfile.seq)
@@ -184,26 +178,6 @@ class Store:
     def room_for_action(self):
         """Whether the log can hold a new action to its end (Room.for_action)."""
         return self._open() and self.room.for_action()  # a flash error: said, tried again
-
-    # -- the log's export acknowledged (read back whole: tools/vmlib/storelog.py) -------------
-    def ack(self, seq, h):
-        """The bench saved the log to record `seq`, whose hash is `h`: segments holding only
-        saved records may go when room is needed. -> None, or why not."""
-        log = self.logfile
-        if not self.flush() and not log.full:
-            return "flash error"
-        if not 0 < seq <= log.seq:
-            return "no record %d: the log holds records 1 to %d" % (seq, log.seq)
-        if seq > log.exported:
-            if log.hash_of(seq) != h:
-                return "record %d's hash is not %s: export the log again" % (seq, h)
-            if not flashfs.write_json(self.fs, self.root + config.LOG_EXPORTED_FILE, seq):
-                return self.flash_error() or "flash error"
-            log.exported = seq
-        self.room.forget()  # the export frees room: worked out anew
-        self._tidy = False
-        self.flush()  # records waiting for room go now
-        return None
 
     def notice(self, text):  # (for the screen: take_notices)
         notices = self._notices
@@ -234,27 +208,16 @@ class Store:
         count = flashfs.read_json(self.fs, path, 16)[0]
         count = count if type(count) is int and 0 <= count < 1000 else 0
         if failed or failed is False and count:
-            try:
+            try:  # (a fresh device's folder made first; a count never stops a boot)
                 self._open() and self._ready()
+                flashfs.write_json(self.fs, path, count + 1 if failed else 0)
             except OSError:
-                pass  # (and the write fails: a count never stops a boot)
-            flashfs.write_json(self.fs, path, count + 1 if failed else 0)
+                pass
         return count
-
-    def set_flag(self, name, on):
-        """A one-shot flag file (main.py's maintenance boot), empty: made or removed."""
-        try:
-            if on:
-                flashfs.make(self.fs, self.root + name)
-            else:
-                self.fs.remove(self.root + name)
-        except OSError:
-            return False
-        return True
 
     # -- inside ------------------------------------------------------------------------------------
     def _open(self):
-        """Once: the folders made, an older layout moved (migrate.py), the log, settings and
+        """Once: the folders found, an older layout moved (migrate.py), the log, settings and
         journal read. -> False on a flash error (tried again at the next call)."""
         if self._opened:
             return True
@@ -276,14 +239,12 @@ class Store:
                     else:  # a file of its name, not ours
                         fs.remove(root + name[:-1])
             bad = 0
-            for name in top:
-                if older(name):
-                    from . import migrate  # once in a device's life: its folders first
-                    for folder in FOLDERS:
-                        if folder not in made:
-                            fs.mkdir(root + folder[:-1])
-                    made = FOLDERS
+            for name in top:  # an older firmware's? migrate.py moves it (and makes the folders)
+                if name.startswith("log.") or name[:1] == "j" and name[1:2].isdigit() \
+                        or name in OLDER or name[:-4] in OLDER:
+                    from . import migrate  # once in a device's life
                     bad = migrate.run(self, top)
+                    made = FOLDERS
                     break
             for name in fs.listdir(root + config.STATE_DIR) if config.STATE_DIR in made else ():
                 if name.endswith(".tmp"):  # a write a cut left half done: the old file is whole
@@ -306,10 +267,9 @@ class Store:
         return True
 
     def _ready(self, step=False):
-        """Before a write: a fresh device's folders, then its settings.json (the defaults:
-        idle passes then only ever rewrite it), made; step: one of them (an idle pass's). The
-        boot writes none of them: a fresh device's first frame waits for no erase. -> whether
-        one was made (OSError if the flash refused)."""
+        """Before a write: a fresh device's folders, then its settings.json (the defaults),
+        made (the boot writes none: its first frame waits for no erase); step: one of them,
+        an idle pass's. -> whether one was made (OSError if the flash refused)."""
         if self._made:
             return False
         fs, sf = self.fs, self.settings
@@ -344,9 +304,8 @@ class Store:
 # and a quarter more) only KEPT records are written, the others counted ({"ev": "dropped",
 # "n": N} once there is room); a log that cannot hold a new action to its end refuses new
 # actions (room_for_action), never an action's own records or its end.
-# play's records: never merged as repeats (the resume plays each again)
 PLAY = ("start", "draw", "redraw", "accept", "referee", "stop", "end", "helper_leaves",
-        "adjust", "undo", "chain")
+        "adjust", "undo", "chain")  # play's records: never merged as repeats (replayed each)
 # written even over the soft limit: play, the bench's powers (bench mode, a seeded draw), damage
 # found at boot; not the lock's (refused tries never take the action's room)
 KEPT = PLAY + ("bench", "seed", "damage")

@@ -130,7 +130,8 @@ class Soak:
         if not self.events % EXPORT_EVERY:  # the referee exports the log (make logs), which
             store = self.app.store  # lets its oldest segments go
             store.flush()           # (the journal's records in the log: the export's last)
-            store.ack(store.logfile.seq, store.logfile.prev)
+            from carddraw.logexport import ack  # as `log ack` imports it: on first use
+            ack(store, store.logfile.seq, store.logfile.prev)
 
     def draw(self, n):
         """n draws through DRAW presses (a draw, its card shown, the next screen...)."""
