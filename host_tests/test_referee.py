@@ -122,3 +122,17 @@ def test_a_new_code_is_entered_shown_and_kept():
     keys(c, "lD")
     assert lockcode.matches(c.settings["lock"], "SDSD") and c.view().lines[0] == "Code saved"
     assert "SDSD" not in repr(c.take_log())
+
+
+def test_the_recovery_code_s_presses_stay_on_the_screen():
+    """During a wait the lock takes the 12-press recovery code: its stars, spaced while they
+    fit, stay within the 16 columns (the display would cut the last off)."""
+    c = device()
+    c.lockout.keep("RHRH")
+    c.change("lock_fails", 5)                      # wrong tries enough for a wait at boot
+    c.lockout = lockcode.Lockout(c)
+    keys(c, "lS")
+    for n in range(1, lockcode.RECOVERY):
+        keys(c, "R")
+        stars = c.view().lines[5]
+        assert stars.strip().replace(" ", "") == "*" * n and len(stars.rstrip()) <= 16, n
