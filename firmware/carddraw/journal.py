@@ -76,16 +76,16 @@ class Journal:
         self.opened = None  # {"path", "file"}: the next entry's slot, opened ahead
 
     # -- boot: what the journal holds -------------------------------------------------------------
-    def read(self, done, made=True):
+    def read(self, done):
         """The folders and entries learnt (a .tmp folder, half made or removed, goes), each
         entry's records checked, and kept in RAM (KEPT_MOST) if the log lacks them (after seq
         `done`). -> (damaged lines, the newest entry's hint, [entry number, settings changed]
-        for each entry that changed some, in order). made: the folder is there (Store._ready)."""
+        for each entry that changed some, in order)."""
         fs = self.fs
         folders = self.folders = []
         entries = self.entries = []
         self.kept = self.used = 0  # afresh: a 2nd try
-        for name in fs.listdir(self.root) if made else ():
+        for name in fs.listdir(self.root):
             n = folder_number(name)
             if n is not None:
                 folders.append(n)

@@ -94,11 +94,10 @@ class LogFile:
     def path(self, first):
         return self.root + segment(first)
 
-    def open(self, made=True):
-        """Learn the segments, the last seq and hash (OSError on a flash error). made: the
-        folder is there (a fresh device makes it at its first write: Store._ready)."""
+    def open(self):
+        """Learn the segments, the last seq and hash (OSError on a flash error)."""
         segs = self.segs = []
-        for name in self.fs.listdir(self.root + config.LOG_DIR) if made else ():
+        for name in self.fs.listdir(self.root + config.LOG_DIR):
             first = segment_seq(name)
             if first is not None:
                 segs.append(first)

@@ -18,11 +18,6 @@ def run(store, top):
     """Every older name in `top` (the store's folder's listing) moved or removed. -> log
     lines found damaged by a copy. OSError on a flash error: the next boot goes on."""
     fs, root = store.fs, store.root
-    for name in (config.STATE_DIR, config.LOG_DIR, journal.DIR):  # this layout's folders
-        try:
-            fs.mkdir(root + name[:-1])
-        except OSError:
-            pass  # there already
     gone = [config.ACTION_FILE, config.ACTION_FILE + ".tmp"]
     for name in (config.SETTINGS_FILE, config.LOG_EXPORTED_FILE):  # moved by a rename each
         old = name[len(config.STATE_DIR):]

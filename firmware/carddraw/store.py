@@ -208,11 +208,9 @@ class Store:
         count = flashfs.read_json(self.fs, path, 16)[0]
         count = count if type(count) is int and 0 <= count < 1000 else 0
         if failed or failed is False and count:
-            try:  # (a fresh device's folder made first; a count never stops a boot)
+            if failed:  # a fresh device's folder made first (OSError: app.fatal goes on)
                 self._open() and self._ready()
-                flashfs.write_json(self.fs, path, count + 1 if failed else 0)
-            except OSError:
-                pass
+            flashfs.write_json(self.fs, path, count + 1 if failed else 0)
         return count
 
     # -- inside ------------------------------------------------------------------------------------
@@ -231,37 +229,38 @@ class Store:
             pass
         try:
             top = fs.listdir(root)
-            made = []  # which of FOLDERS are there: a fresh device has none (_ready makes them)
-            for name in FOLDERS:
-                if name[:-1] in top:
-                    if fs.stat(root + name)[0] & 0x4000:
-                        made.append(name)
-                    else:  # a file of its name, not ours
-                        fs.remove(root + name[:-1])
-            bad = 0
-            for name in top:  # an older firmware's? migrate.py moves it (and makes the folders)
-                if name.startswith("log.") or name[:1] == "j" and name[1:2].isdigit() \
-                        or name in OLDER or name[:-4] in OLDER:
+            fresh, old = True, False  # fresh: no folder of ours (made at the first write,
+            for name in top:          # _ready: a fresh device's boot writes nothing)
+                fresh = fresh and name + "/" not in FOLDERS
+                old = old or name.startswith("log.") or name[:1] == "j" and name[1:2].isdigit() \
+                    or name in OLDER or name[:-4] in OLDER  # an older firmware's
+            bad, changes = 0, []
+            if old or not fresh:
+                for name in FOLDERS:
+                    name = name[:-1]  # each folder made, a file of its name (not ours) removed
+                    if name in top:
+                        if fs.stat(root + name)[0] & 0x4000:
+                            continue
+                        fs.remove(root + name)
+                    fs.mkdir(root + name)
+                if old:
                     from . import migrate  # once in a device's life
                     bad = migrate.run(self, top)
-                    made = FOLDERS
-                    break
-            for name in fs.listdir(root + config.STATE_DIR) if config.STATE_DIR in made else ():
-                if name.endswith(".tmp"):  # a write a cut left half done: the old file is whole
-                    fs.remove(root + config.STATE_DIR + name)
-            self.logfile.open(config.LOG_DIR in made)
-            damaged, self._hint, changes = self.journal.read(self.logfile.seq,
-                                                             journal.DIR in made)
+                for name in fs.listdir(root + config.STATE_DIR):
+                    if name.endswith(".tmp"):  # a write a cut left half done: the old is whole
+                        fs.remove(root + config.STATE_DIR + name)
+                self.logfile.open()
+                damaged, self._hint, changes = self.journal.read(self.logfile.seq)
+                bad += damaged
             self.settings.load(changes)
         except OSError:
             return self.flash_error()
-        self._made = len(made) == 3 and self.settings.why != flashfs.MISSING
+        self._made = not fresh and self.settings.why != flashfs.MISSING
         self._opened = True
         seq = self.logfile.seq
         for e in self.journal.entries:
             seq = max(seq, e.last)
         self._seq = seq + 1
-        bad += damaged
         if bad:  # a commit: the settings are known by now
             self.report(config.LOG_FILE, "%d bad lines" % bad, "log damaged")
         return True
