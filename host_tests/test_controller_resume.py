@@ -197,6 +197,8 @@ def test_unreadable_records_are_said_not_crashed_and_closed_as_lost_R14():
     start = dict(saved.began(Action("repair", 2)), ev="start", ms=0)
     for bad in ([dict(start, skill="juggling")], [dict(start, difficulty=[1, 2])],
                 [start, {"ev": "draw", "ms": 1, "timed": False, "card": "black"}],
+                [start, {"ev": "draw", "ms": 1, "timed": False, "card": None}],  # no re-roll
+                [start, {"ev": "redraw", "ms": 1, "card": None}],
                 [start, {"ev": "draw", "ms": 1, "timed": False, "card": "red",
                          "deck": [9, 9, 9, 9]}]):
         c = Controller(replay=(bad, ""))

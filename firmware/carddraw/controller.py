@@ -8,8 +8,8 @@ referee lock on any screen, a referee screen left alone IDLE_MS closes, the time
 whatever the screen (R21). An exception never stops the device: the engine's refusal is said
 on screen, anything else logged and shown. Drawing never changes state: view() builds a View
 and keeps it until something changes; view(quick=True), in a pass that answers a press,
-shows "..." for odds that work() works out in a later pass. After a power cut the log's last
-action is played again (replay): switching off is no escape from a black card (R14).
+shows "..." for odds that a later pass's full view() works out. After a power cut the log's
+last action is played again (replay): switching off is no escape from a black card (R14).
 """
 from . import config, lockcode, render, settings as known
 from .deck import RuleError
@@ -122,16 +122,9 @@ class Controller:
         if v and (quick or not v.quick):
             return v
         if not quick:
-            self.work()
+            (self.play or self.plan).work()  # the odds it shows (R25, R26), if not yet
         self._view = v = render.build(self)
         return v
-
-    def work(self):
-        """The odds the views show (R25, R26) worked out, if not yet. -> whether it did."""
-        done = (self.play or self.plan).work()
-        if done:
-            self._view = None
-        return done
 
     def led(self, quick=False):
         """The LED's colour (None: off): a drawn card's before its view is made."""

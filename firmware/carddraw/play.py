@@ -161,12 +161,9 @@ class Play:
         return self.odds_got if self.odds_ready() else None
 
     def work(self):
-        """The odds worked out now, if not yet: the costly part of a view. -> whether it did
-        (controller.work)."""
-        if self.odds_ready():
-            return False
-        self.odds_key, self.odds_got = self._key(), action_odds(self.action)
-        return True
+        """The odds worked out now, if not yet: the costly part of a view (controller.view)."""
+        if not self.odds_ready():
+            self.odds_key, self.odds_got = self._key(), action_odds(self.action)
 
     def _key(self):
         a = self.action
@@ -200,8 +197,9 @@ class Play:
         self.record("redraw", n=action.draws, card=action.pending, left=action.redraws_left)
         self.shown()
 
-    def rng(self, card):  # the device's, or one drawing the card a record names (replay)
-        return self.ctl.rng if card is None else saved.Known(self.action.deck, card)
+    def rng(self, card):  # the device's, or played again one drawing the card its record
+        #                   names (a record naming none, or no colour, is refused: no re-roll)
+        return saved.Known(self.action.deck, card) if self.replaying else self.ctl.rng
 
     def shown(self):
         """The card just drawn (and logged) on show and heard; with no redraw left it applies
