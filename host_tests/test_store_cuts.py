@@ -41,6 +41,21 @@ def test_a_power_cut_at_every_operation_loses_nothing_committed():
     assert tried == 2 * run.ops() + 1  # the first "before", then every "torn" and "after"
 
 
+def test_a_cut_while_a_fresh_devices_idle_passes_make_its_folders_loses_nothing():
+    """A fresh device's boot writes nothing (Store._ready): its idle passes make the three
+    folders, then settings.json, a step each, and its first passes commit after them. A cut
+    at any of their operations leaves a device that boots whole and goes on."""
+    run, cuts = recorded([("idle",)] * 6 + a_day_at_the_table()[:4])
+    assert sorted(run.fs.listdir("")) == ["journal", "log", "state"]
+    tried = 0
+    for n, mode, image in distinct(cuts):
+        tried += 1
+        s = check_survivor(run, n, FakeFlash(image=image))
+        assert s.commit([{"ev": "after"}], hint="d")
+        assert read_log(Store(fs=s.fs.reboot(), log_limit=LIMIT))[0][-1] == {"ev": "after"}
+    assert tried == 2 * run.ops() + 1 and run.ops() > 10
+
+
 def test_a_second_power_cut_during_the_boot_after_a_cut_loses_nothing():
     """The boot reads the journal and the log and writes its first pass (the resume
     record): the power may go again there, at any of its operations."""
