@@ -215,8 +215,8 @@ class Store:
 
     # -- inside ------------------------------------------------------------------------------------
     def _open(self):
-        """Once: the folders found, an older layout moved (migrate.py), the log, settings and
-        journal read. -> False on a flash error (tried again at the next call)."""
+        """Once: the folders made (a fresh device's: by _ready), an older layout moved, the
+        log, settings and journal read. -> False on a flash error (tried at the next call)."""
         if self._opened:
             return True
         fs, root = self.fs, self.root
