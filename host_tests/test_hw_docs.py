@@ -123,8 +123,8 @@ def test_every_tone_is_in_the_buzzers_range():
 
 def test_the_gauge_curve_runs_from_full_to_empty():
     curve = config.BATTERY_CURVE
-    assert curve[0] == (round(config.BATTERY_FULL_V * 1000), 100)
-    assert curve[-1] == (round(config.BATTERY_EMPTY_V * 1000), 0)
+    assert curve[0] == [round(config.BATTERY_FULL_V * 1000), 100]
+    assert curve[-1] == [round(config.BATTERY_EMPTY_V * 1000), 0]
     assert all(a[0] > b[0] and a[1] > b[1] for a, b in zip(curve, curve[1:]))
     usb = config.BATTERY_USB_V
     assert config.BATTERY_FULL_V + 0.2 < usb < 4.7      # a full cell is never taken for USB

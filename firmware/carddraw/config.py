@@ -1,5 +1,7 @@
 # The pin map and the defaults, in one place. hardware/ is generated from this file
 # (tools/pins.py) and a test fails when the two disagree.
+# Numbers are in lists, not tuples: mpy-cross keeps a constant tuple's numbers as text (2 bytes
+# and the digits each), a list's as bytecode (1 to 3 bytes), and the list takes no more heap.
 
 # -- Pins (GPn numbers on the Raspberry Pi Pico) ----------------------------------------------
 # Each button joins its pin to GND; the pin's internal pull-up holds it high when released.
@@ -23,24 +25,24 @@ LED_PWM_FREQ = 1000  # Hz, the same on every channel (pins on one slice share a 
 NEOPIXEL_PIN = 22
 # A card's colour on the LED (R1): black cannot be shown, so it is purple.
 LED_COLOURS = {
-    "green": (0, 255, 0),
-    "yellow": (255, 160, 0),   # less green than red: the green die is the brighter one
-    "red": (255, 0, 0),
-    "black": (160, 0, 255),
-    "white": (255, 255, 255),  # the timed warning (R21): a colour no card has
+    "green": [0, 255, 0],
+    "yellow": [255, 160, 0],   # less green than red: the green die is the brighter one
+    "red": [255, 0, 0],
+    "black": [160, 0, 255],
+    "white": [255, 255, 255],  # the timed warning (R21): a colour no card has
 }
 
 BUZZER_PIN = 15      # piezo through an NPN transistor, PWM slice 7
-# The sounds: (Hz, ms) steps in one flat tuple, 0 Hz a rest. Every tone between 2 and 4.2 kHz,
+# The sounds: Hz, ms steps in one flat list, 0 Hz a rest. Every tone between 2 and 4.2 kHz,
 # where a 12 mm piezo (about 4 kHz) and a magnetic buzzer (about 2.7 kHz) are both loud.
 BUZZER_PATTERNS = {
-    "click": (4000, 12),
-    "card": (2700, 40, 0, 25, 3400, 60),
-    "warn": (3000, 120, 0, 80, 3000, 120),
-    "success": (2637, 90, 3322, 90, 3951, 180),
-    "fail": (3136, 160, 2637, 160, 2093, 280),
-    "black": (2960, 320, 0, 60, 2093, 450),
-    "error": (4000, 60, 0, 50, 4000, 60, 0, 50, 4000, 60),
+    "click": [4000, 12],
+    "card": [2700, 40, 0, 25, 3400, 60],
+    "warn": [3000, 120, 0, 80, 3000, 120],
+    "success": [2637, 90, 3322, 90, 3951, 180],
+    "fail": [3136, 160, 2637, 160, 2093, 280],
+    "black": [2960, 320, 0, 60, 2093, 450],
+    "error": [4000, 60, 0, 50, 4000, 60, 0, 50, 4000, 60],
 }
 BATTERY_ADC = 29     # VSYS / 3 on ADC channel 3
 # VSYS reads about 0.25 V under the cell: the LiPo feeds VSYS through a Schottky diode
@@ -49,8 +51,8 @@ BATTERY_EMPTY_V = 3.25   # 0 %: the cell at 3.50 V; the device says so, logs it 
 BATTERY_FULL_V = 3.95
 # VSYS (mV, behind the diode) -> percent along a LiPo's discharge: straight lines between
 # the points (hardware/README.md "Battery" says how they were made and how to calibrate).
-BATTERY_CURVE = ((3950, 100), (3860, 90), (3770, 80), (3700, 70), (3620, 60), (3590, 50),
-                 (3550, 40), (3520, 30), (3480, 20), (3440, 10), (3360, 5), (3250, 0))
+BATTERY_CURVE = ([3950, 100], [3860, 90], [3770, 80], [3700, 70], [3620, 60], [3590, 50],
+                 [3550, 40], [3520, 30], [3480, 20], [3440, 10], [3360, 5], [3250, 0])
 BATTERY_CAL_MV = 0       # added to every reading: a meter at the cell, less 250 mV, less it
 BATTERY_EMPTY_READS = 3  # readings in a row at or under empty (5 s apart) before it sleeps
 BATTERY_USB_V = 4.40     # VSYS above this is USB power: no gauge, no sleep
@@ -88,20 +90,20 @@ LOG_QUEUE = 64           # records held in RAM while the flash fails or the log 
 LOG_REPEATS = 256        # identical records (but for "ms") counted per {"ev": "repeat"} line
 
 # -- Settings a referee or player can change, and their defaults ---------------------------------
-# name: (default, low, high); booleans and the skill are listed apart.
+# name: [default, low, high]; booleans and the skill are listed apart.
 NUMBERS = {
-    "ranks": (1, 0, 9),        # R3
-    "helpers": (0, 0, 9),      # R4
-    "bonus": (0, 0, 9),        # R5
-    "green": (0, 0, 9),        # R6 difficulty cards
-    "yellow": (0, 0, 9),
-    "red": (0, 0, 9),
-    "black": (0, 0, 9),
-    "needed": (1, 1, 9),       # R7
-    "auto": (0, 0, 9),         # R11
-    "redraws": (0, 0, 9),      # R15
-    "interval": (45, 30, 60),  # R21 seconds between timed draws
-    "brightness": (3, 1, 5),   # display contrast steps
+    "ranks": [1, 0, 9],        # R3
+    "helpers": [0, 0, 9],      # R4
+    "bonus": [0, 0, 9],        # R5
+    "green": [0, 0, 9],        # R6 difficulty cards
+    "yellow": [0, 0, 9],
+    "red": [0, 0, 9],
+    "black": [0, 0, 9],
+    "needed": [1, 1, 9],       # R7
+    "auto": [0, 0, 9],         # R11
+    "redraws": [0, 0, 9],      # R15
+    "interval": [45, 30, 60],  # R21 seconds between timed draws
+    "brightness": [3, 1, 5],   # display contrast steps
 }
 # frozen: the referee froze the task (settings.FROZEN) for every action until unfrozen;
 # changed only from the referee menu, behind the lock.
