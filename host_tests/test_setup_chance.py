@@ -8,7 +8,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 from carddraw.controller import Controller
 from carddraw import settings as known
 from carddraw.odds import action_odds, action_risk, success_chance
-from carddraw.texts import deck_line, pct, risk_line
+from carddraw.texts import deck_line, odds_words, pct, risk_line
 from handheld import dev, keys
 from pick import Pick
 
@@ -59,7 +59,8 @@ def test_set_up_shows_the_risks_under_the_chance_in_the_active_screens_words():
     v = keys(c, "D")
     assert v.lines[3] == "Red 29% Black<1%" and v.lines[4] == "Won 0/1 Reds 0"
     assert v.picture.foot == ("Red 29% Black<1%", "Won 0/1 Reds 0")
-    assert risk_line(1.0, 1.0) == "Red100%Black100%" and risk_line(None, None) == "Red ... Black..."
+    assert risk_line(1.0, 1.0) == "Red100%Black100%"
+    assert odds_words(None) == ("   ...", "Red ... Black...")  # not worked out yet: 16 columns
     # the default referee code asks for a new one on the hint line, in the 8 lines
     assert lines[7] == "Set referee code" and len(lines) == 8
     frozen = dev(frozen=True, black=1).view().lines

@@ -70,7 +70,7 @@ class Face:
             if not notices:
                 self.notice_until = now + _NOTICE_MS  # a fresh notice gets its full time
             self.notice(text)
-        if notices and now - self.notice_until >= 0:
+        if notices and now >= self.notice_until:
             notices.pop(0)
             self.notice_until = now + _NOTICE_MS
         if notices:

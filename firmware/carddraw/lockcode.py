@@ -132,8 +132,10 @@ class Lockout:
         count = COUNTS[kind]
         fails = ctl.settings[count]  # this try included
         if matches(ctl.settings[kind], entered):
-            if fails > 1 or self.refused:
-                self._record("open", kind, fails - 1)
+            if fails > 1 or self.refused:  # never a record of a try, nor the code
+                ctl.record("lock", result="open", kind=kind, fails=fails - 1,
+                           refused=self.refused)
+                self.refused = 0
             ctl.change(count, 0)
             self.until.pop(kind, None)
             if kind == "recovery":  # the referee is in: the code's own wait ends too
@@ -143,17 +145,12 @@ class Lockout:
         wait = wait_for(fails)
         if wait:
             self.until[kind] = ctl.now + wait
-            self._record("wait", kind, fails, wait_s=wait // 1000)
+            ctl.record("lock", result="wait", kind=kind, fails=fails, refused=self.refused,
+                       wait_s=wait // 1000)  # one record a wait at most
+            self.refused = 0
             return "Wrong code. Locked: wait " + wait_text(wait)
         tries = FREE_TRIES - fails
         return "Wrong code: %d %s before a wait" % (tries, "try" if tries == 1 else "tries")
-
-    def _record(self, result, kind, fails, **wait):
-        """{"ev": "lock", "result": "wait" | "open", "kind", "fails", "refused"[, "wait_s"]}:
-        never the code, and one a wait at most."""
-        self.ctl.record("lock", result=result, kind=kind, fails=fails, refused=self.refused,
-                        **wait)
-        self.refused = 0
 
     def keep(self, entered):
         """Keep `entered` as the new code, and a new recovery code. -> (None, the recovery

@@ -241,12 +241,13 @@ class Finishing(Screen):
     name = "finishing"
 
     def tick(self, now):
-        play = self.ctl.play
+        ctl = self.ctl
+        play = ctl.play
         if now >= play.fin_end:  # R23: the minute of roleplay is over
             play.ended = "summary"
             # the success chime only for a success: a stop had its own sound when it was made
-            self.ctl.beep("click" if play.action.state == "stopped" else "success")
-            self.ctl.go_home()
+            ctl.beep("click" if play.action.state == "stopped" else "success")
+            ctl.go_home()
 
     def seconds(self):
         play = self.ctl.play

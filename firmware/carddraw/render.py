@@ -195,7 +195,7 @@ class DeckPicture(Picture):
     kind = "deck"
 
     def __init__(self, skill, title, counts, chance, side, foot):
-        super().__init__(skill, title, counts, foot)
+        Picture.__init__(self, skill, title, counts, foot)
         self.chance = chance
         self.side = side
 
@@ -223,7 +223,7 @@ class CardPicture(Picture):
     kind = "card"
 
     def __init__(self, skill, title, counts, colour, label, words, foot):
-        super().__init__(skill, title, counts, foot)
+        Picture.__init__(self, skill, title, counts, foot)
         self.colour = colour
         self.label = label
         self.words = words

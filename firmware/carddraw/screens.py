@@ -91,12 +91,13 @@ class Menu(Screen):
         for index in range(top, min(len(rows), top + room)):
             label, value = rows[index]
             mark = ">" if index == cur else " "
-            if value is None:
-                shown.append(mark + label)
-                continue
-            if self.editing and index == cur:
-                value = "<%s>" % value
-            shown.append("%s%-10s%5s" % (mark, label, value))
+            if value is None:  # a row to choose, no value
+                line = mark + label
+            else:
+                if self.editing and index == cur:
+                    value = "<%s>" % value
+                line = "%s%-10s%5s" % (mark, label, value)
+            shown.append(line)
         return shown + ["RANK -  HELP +" if self.editing else self.hint], self.led
 
 
@@ -106,7 +107,7 @@ class Message(Screen):
     name = "message"
 
     def __init__(self, ctl, title, text, back):
-        super().__init__(ctl, back)
+        Screen.__init__(self, ctl, back)
         self.locked = back.locked
         self.held = back.held
         self.title = title
@@ -231,11 +232,9 @@ class Plan:
         return self.odds is not None
 
     def work(self):
-        if self.odds_ready():
-            return False
-        s = self.ctl.settings
-        self.odds = planned_odds(self.deck, s["needed"], s["auto"], s["ranks"])
-        return True
+        if not self.odds_ready():
+            s = self.ctl.settings
+            self.odds = planned_odds(self.deck, s["needed"], s["auto"], s["ranks"])
 
     def for_deck(self, counts):
         """The odds if worked out for these settings and this deck (the start logs them)."""
@@ -243,11 +242,10 @@ class Plan:
 
 
 # -- the difficulty picker ------------------------------------------------------------------
-# What each key sets, (green, yellow, red, black); "hR" is hold RANK. The seed page's usual
+# What each key sets (the colours not named: none); "hR" is hold RANK. The seed page's usual
 # task cards: a red or two for a hard task or a risky place, a black for a dangerous one, a
 # yellow for a mild environmental risk (R6, R7).
-PRESETS = {"R": (0, 0, 1, 0), "H": (0, 0, 2, 0), "D": (0, 0, 0, 1), "hR": (0, 1, 0, 0),
-           "hH": (0, 0, 0, 0)}
+PRESETS = {"R": {"red": 1}, "H": {"red": 2}, "D": {"black": 1}, "hR": {"yellow": 1}, "hH": {}}
 
 
 class Task(Screen):
@@ -267,9 +265,11 @@ class Task(Screen):
             ctl.goto(Options(ctl))  # more: the options menu, as hold DRAW on set-up
             return
         if button != "STOP":  # (hold STOP is the lock's, never here)
-            cards = dict(zip(known.DIFFICULTY, PRESETS[held + button[0]]))
+            preset = PRESETS[held + button[0]]
+            cards = {}
             version = ctl.settings_version
-            for name in cards:
+            for name in known.DIFFICULTY:
+                cards[name] = preset.get(name, 0)
                 ctl.change(name, cards[name])
             if ctl.settings_version != version:  # a change: logged with all four colours
                 ctl.record("settings", **cards)
@@ -294,7 +294,7 @@ class Options(Menu):
     title = "Options"
 
     def __init__(self, ctl):
-        super().__init__(ctl)
+        Menu.__init__(self, ctl)
         self.before = dict(ctl.settings)  # what changed is logged on the way out
 
     def rows(self):
@@ -316,16 +316,16 @@ class Options(Menu):
 
     def choose(self, index):
         ctl = self.ctl
+        settings = ctl.settings
         name = known.OPTIONS[index]
-        if ctl.settings["frozen"] and name in known.FROZEN:
+        if settings["frozen"] and name in known.FROZEN:
             ctl.say("Set by referee", "The referee set this task: ask them to change it.")
         elif name == "skill":  # the next of surgery, repair, scan (R24)
-            settings = ctl.settings
             ctl.change("skill", SKILLS[(SKILLS.index(settings["skill"]) + 1) % len(SKILLS)])
             if settings["skill"] != "scan" and not settings["ranks"]:
                 ctl.change("ranks", 1)  # R3: rank 0 is a scan's only
         elif name in config.FLAGS:
-            ctl.change(name, not ctl.settings[name])
+            ctl.change(name, not settings[name])
         else:
             self.editing = True
 

@@ -70,18 +70,16 @@ def deck_line(counts):
 
 
 def pct(chance):
-    # R26 by the one rule every screen and tool uses: "<0.1%", never "0%", for a long shot;
-    # None: not worked out yet
-    return "%6s" % ("..." if chance is None else fmt_chance(chance))
+    # R26 by the one rule every screen and tool uses: "<0.1%", never "0%", for a long shot
+    return "%6s" % fmt_chance(chance)
 
 
 def risk_line(red, black):
     """The risks beside the chance, in R26's model (the whole action, not the next card):
     "Red 29% Black 3%": the chance that a red card (a complication, R13) comes before the
-    action ends, and that a black ends it (R14); "..." not worked out yet. At most 16 columns:
-    the spaces go first ("Red100%Black100%")."""
-    line = "Red %s Black %s" % ("..." if red is None else fmt_chance(red, 0),
-                                "..." if black is None else fmt_chance(black, 0))
+    action ends, and that a black ends it (R14). At most 16 columns: the spaces go first
+    ("Red100%Black100%")."""
+    line = "Red %s Black %s" % (fmt_chance(red, 0), fmt_chance(black, 0))
     for cut in ("Black ", "Red ", " "):
         if len(line) > COLS:
             line = line.replace(cut, cut.strip(), 1)
@@ -91,8 +89,8 @@ def risk_line(red, black):
 def odds_words(odds):
     """(the chance as shown, the risk line) of odds.Odds, or of odds not worked out yet
     (None): made once per odds and kept on them (a view is made again at every change)."""
-    if not odds:  # None
-        return pct(None), risk_line(None, None)
+    if not odds:  # None: "..." for each figure (the risk line cut to 16 columns as above)
+        return "   ...", "Red ... Black..."
     words = odds.words
     if not words:  # None: not made yet
         words = odds.words = (pct(odds.chance), risk_line(odds.red, odds.black))
