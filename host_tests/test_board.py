@@ -16,11 +16,11 @@ def test_battery_millivolts_and_percent_on_the_lipo_curve():
         for v in (2.8, 3.25, 3.57, 3.95, 4.2, 5.0):
             SIM.set_vsys(v)
             mv = b.battery.millivolts()
-            out.append([mv, b.battery.percent(), b.battery.on_usb(mv)])
+            out.append([mv, b.battery.percent(mv), b.battery.on_usb(mv)])
         steady = []
         for v in (3.57, 3.572, 3.568, 3.58, 3.576):   # 45, 45, 44: noise; 47 moves; 46 noise
             SIM.set_vsys(v)
-            steady.append(b.battery.percent())
+            steady.append(b.battery.percent(b.battery.millivolts()))
         C.BATTERY_CAL_MV = 30                         # a meter read 30 mV more than the ADC
         SIM.set_vsys(3.57)
         cal = b.battery.millivolts()

@@ -56,10 +56,10 @@ class Buttons:
 # -- LED -----------------------------------------------------------------------------------
 class Led:
     """The RGB LED as config.LED_KIND wires it: "rgb", "rgb_anode" or "neopixel"."""
+    _np = None  # the NeoPixel, if it is one
 
     def __init__(self):
         kind = config.LED_KIND
-        self._np = None
         if kind == "neopixel":
             import neopixel
             self._np = neopixel.NeoPixel(Pin(config.NEOPIXEL_PIN, Pin.OUT), 1)
@@ -170,11 +170,10 @@ class Battery:
     def on_usb(self, mv):
         return mv > self._usb_mv
 
-    def percent(self, mv=None):
-        """0-100 along config.BATTERY_CURVE (100 on USB power). A change of one point is
-        ignored (except to 0 or 100), so ADC noise does not make the gauge flicker."""
-        if mv is None:
-            mv = self.millivolts()
+    def percent(self, mv):
+        """0-100 for a reading of millivolts(), along config.BATTERY_CURVE (100 on USB power).
+        A change of one point is ignored (except to 0 or 100), so ADC noise does not make the
+        gauge flicker."""
         p = 100 if self.on_usb(mv) else level(mv)
         if p == 0 or p == 100 or abs(p - self._percent) > 1:  # (-1 at first: taken)
             self._percent = p

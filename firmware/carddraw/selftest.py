@@ -8,9 +8,10 @@ watchdog feed and the simulator are the same as ever); protocol.test imports it 
 
 The self-test's screen walks through the LED colours, the display pattern and its inverse
 (every pixel lit once), the buzzer's patterns, the battery voltage, then asks for each button
-in turn ("press RANK", "RANK ok", or after PROMPT_MS "RANK: no press"), says "self-test
-passed" (or FAILED) and ends on a fresh press of DRAW or after END_MS. The result goes to the
-log as {"ev": "selftest"}. protocol.py's docstring says what each bench test answers.
+in turn ("press RANK", "RANK ok", or after WAIT["button"] "RANK: no press"), says
+"self-test passed" (or FAILED) and ends on a fresh press of DRAW or after WAIT["end"]. The
+result goes to the log as {"ev": "selftest"}. protocol.py's docstring says what each bench
+test answers.
 """
 from . import config, deck, render, settings
 from .render import const  # micropython's (render's stand-in under CPython): one import
@@ -34,19 +35,17 @@ def draw(d, screen, lines):
     d.show()
 
 
-LEDS = ("green", "yellow", "red", "black", "off")  # both tests' LED colours (black: purple)
+# Names in lists, not tuples: a constant tuple's strings are stored again in the .mpy.
+LEDS = ["green", "yellow", "red", "black", "off"]  # both tests' LED colours (black: purple)
 
 
 # -- the power-on self-test ----------------------------------------------------------------
-LED_MS = 800          # each LED colour
-PATTERN_MS = 1200     # the pattern, then its inverse
-GAP_MS = 300          # after each buzzer pattern
-BATTERY_MS = 2000
-PROMPT_MS = 20000     # a button not pressed within this is reported missing
-_OK_MS = const(600)   # "RANK ok" stays this long
-MISS_MS = 1500        # ... and "RANK: no press"
-END_MS = 30000        # the result screen: a fresh DRAW press, or this long, starts the app
-BUZZER = ("click", "card", "warn", "success", "fail", "black", "error")
+# How long each kind of stage shows (ms): an LED colour, the pattern and then its inverse, the
+# gap after each buzzer pattern, the battery; a button not pressed within "button" is reported
+# missing; "ok" and "missed" say so this long; the result ends on a fresh DRAW or after "end".
+WAIT = {"led": 800, "pattern": 1200, "buzzer": 300, "battery": 2000, "button": 20000,
+        "ok": 600, "missed": 1500, "end": 30000}
+BUZZER = ["click", "card", "warn", "success", "fail", "black", "error"]
 
 
 class SelfTest:
@@ -88,11 +87,11 @@ class SelfTest:
                     self.answered = True
                     if not ok:
                         self.missing.append(arg)
-                    self.until = now + (_OK_MS if ok else MISS_MS)
+                    self.until = now + WAIT["ok" if ok else "missed"]
                     board.buzzer.play("click" if ok else "error", now)
                     self._show("Buttons", "", ("%s ok" if ok else "%s: no press") % arg)
             elif kind == "buzzer" and board.buzzer.playing:
-                self.until = now + GAP_MS  # the gap counts from the pattern's end
+                self.until = now + WAIT["buzzer"]  # the gap counts from the pattern's end
             elif late:
                 self._enter(self.i + 1, now)
         except Exception as e:  # noqa: BLE001 -- never hang: a broken part ends the test
@@ -112,34 +111,29 @@ class SelfTest:
         board = self.board
         if kind == "led":
             board.led.show(None if arg == "off" else arg)
-            ms = LED_MS
             self._show("LED", "", "purple" if arg == "black" else arg)
         elif kind == "pattern":
             board.led.show(None)
             pattern(board.display, arg)
-            ms = PATTERN_MS
         elif kind == "buzzer":
             board.buzzer.play(arg, now)
-            ms = GAP_MS
             self._show("Buzzer", "", arg)
         elif kind == "battery":
             mv = self.mv = board.battery.millivolts()
-            ms = BATTERY_MS
             self._show("Battery", "", "VSYS %d.%02d V" % (mv // 1000, mv % 1000 // 10),
-                       "gauge %d%%" % board.battery.percent())
+                       "gauge %d%%" % board.battery.percent(mv))
         elif kind == "button":
-            ms = PROMPT_MS
-            self._show("Buttons", "", "press %s" % arg, "", "within %d s" % (PROMPT_MS // 1000))
+            self._show("Buttons", "", "press %s" % arg, "",
+                       "within %d s" % (WAIT["button"] // 1000))
         else:
             self.passed = not self.missing
             self._log(now, None)
             board.led.show("green" if self.passed else "red")
-            ms = END_MS
             lines = ["self-test passed" if self.passed else "self-test FAILED"]
             if self.missing:
                 lines += ["no press:", " ".join(self.missing[:3]), " ".join(self.missing[3:])]
             self._show("Result", *(lines + ["", "DRAW: start"]))
-        self.until = now + ms
+        self.until = now + WAIT[kind]
 
     def _show(self, *lines):
         draw(self.board.display, "selftest", ["Self-test"] + list(lines))
@@ -153,7 +147,7 @@ class SelfTest:
 
 
 # -- the bench's tests (protocol.test) -----------------------------------------------------
-TEST_NAMES = ("led", "display", "button", "draws", "end")
+TEST_NAMES = ["led", "display", "button", "draws", "end"]
 _MAX_BUTTON_MS = const(60000)
 _MAX_DRAWS = const(10000)
 
