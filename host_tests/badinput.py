@@ -13,6 +13,7 @@ from carddraw.app import App
 from carddraw.controller import Controller
 from carddraw.logfile import segment
 from carddraw.logfile import OLDER_LOG
+from carddraw.migrate import ACTION_FILE
 from carddraw.store import Store
 from fakeflash import FakeFlash
 from handheld import play_state
@@ -26,7 +27,7 @@ import hardening_board  # noqa: E402
 
 SIM = os.path.join(ROOT, "tools", "sim")
 VMLIB = os.path.join(ROOT, "host_tests", "vmlib")
-SETTINGS, ACTION, LOG, LOG1 = (config.SETTINGS_FILE, config.ACTION_FILE, config.LOG_FILE,
+SETTINGS, ACTION, LOG, LOG1 = (config.SETTINGS_FILE, ACTION_FILE, config.LOG_FILE,
                                OLDER_LOG)
 SEG1 = segment(1)
 CASES = {}  # kind -> cases tried, for the figures

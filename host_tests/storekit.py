@@ -16,6 +16,7 @@ from carddraw.journal import DIR as J
 from carddraw.logexport import ack
 from carddraw.logfile import segment
 from carddraw.logfile import OLDER_LOG
+from carddraw.migrate import ACTION_FILE
 from carddraw.settings import check
 from carddraw.store import Store
 from conftest import ROOT
@@ -26,7 +27,7 @@ sys.path.insert(0, os.path.join(ROOT, "tools"))
 from common import logchain  # noqa: E402
 
 SETTINGS = config.SETTINGS_FILE
-ACTION = config.ACTION_FILE
+ACTION = ACTION_FILE
 LOG = config.LOG_FILE
 LOG1 = OLDER_LOG  # older firmware's log files: migrated into segments at the first read or write
 SEG1 = segment(1)

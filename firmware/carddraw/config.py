@@ -74,7 +74,6 @@ LOOP_MS = 20             # the app loop's period
 # idle pass over 100 ms); in this folder, 12 KB and 90-124 us (migrate.py moves older ones in).
 STATE_DIR = "state/"
 SETTINGS_FILE = STATE_DIR + "settings.json"
-ACTION_FILE = "action.json"  # older firmware's saved action: removed (the log holds it)
 # The log: segments log.NNNNNN.jsonl (store.py). LOG_FILE and log.1.jsonl are older
 # firmware's log, copied into the segments once and removed.
 LOG_FILE = "log.jsonl"

@@ -13,12 +13,14 @@
 #   record by record into segment 1, each given its seq and hash, then removed.
 from . import config, flashfs, journal, logfile, logread
 
+ACTION_FILE = "action.json"  # older firmware's saved action: removed (the log holds it)
+
 
 def run(store, top):
     """Every older name in `top` (the store's folder's listing) moved or removed. -> log
     lines found damaged by a copy. OSError on a flash error: the next boot goes on."""
     fs, root = store.fs, store.root
-    gone = [config.ACTION_FILE, config.ACTION_FILE + ".tmp"]
+    gone = [ACTION_FILE, ACTION_FILE + ".tmp"]
     for name in (config.SETTINGS_FILE, config.LOG_EXPORTED_FILE):  # moved by a rename each
         old = name[len(config.STATE_DIR):]
         if old in top:

@@ -58,7 +58,7 @@ _PAGE_RANGE = const(0x22)
 
 _COMMANDS = const(0x00)   # control byte: every byte after it is a command
 _STEP = const(16)         # a sent span is a multiple of this many columns (see above)
-CONTRAST = (4, 32, 96, 176, 255)   # brightness 1..5 -> contrast
+CONTRAST = [4, 32, 96, 176, 255]   # brightness 1..5 -> contrast (a list: see config.py)
 
 
 def _views(buffer, step):

@@ -21,7 +21,7 @@ def _modules():
 
 
 def contrast_steps():
-    """The display's contrast for brightness 1..5: a module-level CONTRAST tuple in firmware/."""
+    """The display's contrast for brightness 1..5: a module-level CONTRAST list in firmware/."""
     for path in _modules():
         for node in ast.parse(open(path, encoding="utf-8").read()).body:
             if isinstance(node, ast.Assign) and any(getattr(t, "id", None) == "CONTRAST"
