@@ -6,7 +6,8 @@ chance (R26), all from the buttons. The rng is a stand-in that draws the colours
 import pytest
 
 from carddraw import config
-from carddraw.texts import deck_line, pct, words, wrap
+from carddraw.playscreens import words
+from carddraw.texts import deck_line, pct, wrap
 from carddraw.deck import COLOURS
 from carddraw.odds import success_chance
 

@@ -9,7 +9,7 @@ import pytest
 from conftest import ROOT
 from carddraw.action import Action
 from carddraw.rng import Rng
-from carddraw.texts import words
+from carddraw.playscreens import words
 from carddraw.odds import action_risk, fmt_chance, success_chance
 
 TOOL = os.path.join(ROOT, "tools", "play.py")

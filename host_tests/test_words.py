@@ -3,14 +3,14 @@
 The tour (tools/vmlib/screen_tour.py) visits every screen the device has; every line of every
 view, and every text of its picture, is split into tokens, and each token must be a number
 (a count, a percent, a time), a count with its colour's initial as the deck shows it (5G),
-the referee code's letters on the code screens, the action's own words (texts.WORDS, R24),
+the referee code's letters on the code screens, the action's own words (playscreens.WORDS, R24),
 or a word of WORDS below: the one list of the words the screens use. A word added to a screen
 that is not in it fails here: say it plainly, or add it to the list if a player knows it.
 """
 import re
 import sys
 
-from carddraw import texts
+from carddraw import playscreens
 from conftest import ROOT
 
 sys.path.insert(0, ROOT + "/tools/vmlib")
@@ -71,7 +71,7 @@ def test_every_word_on_every_screen_is_one_a_player_knows():
             return lambda *args: None
     screen_tour.tour(Canvas(), views.append, 57)
     own = set()
-    for phrases in texts.WORDS:  # R24: the action's own words, the game's page's
+    for phrases in playscreens.WORDS:  # R24: the action's own words, the game's page's
         for phrase in phrases:
             own.update(tokens(phrase))
     unknown = {}

@@ -21,7 +21,8 @@ from carddraw.odds import next_card, action_risk, fmt_chance
 from carddraw.deck import COLOURS
 from carddraw.rng import Rng
 # R24: the firmware's own words for each skill and colour, not a copy of them
-from carddraw.texts import KINDS, capital, words
+from carddraw.playscreens import KINDS, words
+from carddraw.texts import capital
 
 LEAD_ASK = ("draw or stop? [d/s] ", {"d": "draw", "s": "stop"}, "stop")
 CARD_ASK = ("accept or redraw? [a/r] ", {"a": "accept", "r": "redraw"}, "accept")

@@ -85,9 +85,10 @@ class Lockout:
         """How many presses a try takes now: the code's (the lock judges an entry once it is
         this long: a player learns the length with one wrong try anyway), or during a wait,
         if there is a recovery code, its RECOVERY."""
-        if self.wait_ms() and self.ctl.settings["recovery"]:
+        settings = self.ctl.settings
+        if self.wait_ms() and settings["recovery"]:
             return RECOVERY
-        return int(self.ctl.settings["lock"].split("$")[0])  # the N of "N$salt$hash"
+        return int(settings["lock"].split("$")[0])  # the N of "N$salt$hash"
 
     def attempt(self, entered, done):
         """A try (from the lock screen or the console), counted now and compared by settle()

@@ -1,10 +1,45 @@
 # The action's screens (see screens.py for the interface): the deck (active), the card, the
 # stop question, a black awaiting the referee, success, the finishing countdown, the summary
-# and failed. They show and drive the action in play (ctl.play, play.py). Pure: no I/O.
+# and failed. They show and drive the action in play (ctl.play, play.py), in the action's own
+# words (R24: WORDS, said) and with its tally. Pure: no I/O.
+from .config import COLS, SKILLS
 from .deck import COLOURS
 from .render import CardPicture, DeckPicture
 from .screens import Menu, Screen
-from .texts import KINDS, capital, deck_line, odds_words, said, tally
+from .texts import capital, deck_line, odds_words, wrap
+
+KINDS = ("Success", "Setback", "Complication", "Catastrophe")  # what each colour is (R1)
+WORDS = (  # R24: what each colour means in each action (SKILLS order, then COLOURS order)
+    ("a clean stitch holds", "the patient stirs", "a nicked blood vessel", "the heart stops"),
+    ("a part clicks into place", "a stripped bolt", "an electrical discharge",
+     "the core overloads"),
+    ("a clear reading", "signal noise", "particles destabilise", "the field collapses"),
+)
+
+
+def words(skill, colour):
+    """R24: a card's result in the action's own words."""
+    return WORDS[SKILLS.index(skill)][COLOURS.index(colour)]
+
+
+_SAID = {}
+
+
+def said(skill, colour, width=COLS):
+    """words() wrapped into two lines of at most width characters (the second "" if one
+    holds them), a tuple: each worked out the first time a card shows it, and kept: a
+    card's pass has no time to wrap words (12 phrases, two widths: at most 24 tuples)."""
+    key = (skill, colour, width)
+    lines = _SAID.get(key)
+    if not lines:  # not worked out yet
+        lines = _SAID[key] = tuple((wrap(words(skill, colour), width) + ["", ""])[:2])
+    return lines
+
+
+def tally(action):
+    """Successes won of those needed, and the red cards that made complications."""
+    return "Won %d/%d Reds %d" % (action.successes, action.needed, action.complications)
+
 
 # the action's states (action.py) and colours (deck.py) by their names
 OUTCOMES = {"succeeded": "Success reached!", "failed": "The action fails",
@@ -172,8 +207,9 @@ class Confirm(Screen):
         ctl.go_home()
 
     def lines(self):
-        return ["Stop?", "Stopping short", "of success is a", "failed attempt:",
-                "no retry today.", "", "DRAW: yes, stop", "other: go back"], None
+        # one constant tuple, copied into the list build() may change: fewer bytes than a list
+        return list(("Stop?", "Stopping short", "of success is a", "failed attempt:",
+                     "no retry today.", "", "DRAW: yes, stop", "other: go back")), None
 
 
 def catastrophe(action, title):
@@ -224,7 +260,7 @@ class Success(Menu):
         return [tally(action), "Draws %d" % action.draws, ""]
 
     def rows(self):
-        return [("Finish", None), ("Chain new task", None)]
+        return ("Finish", None), ("Chain new task", None)
 
     def choose(self, index):
         ctl = self.ctl

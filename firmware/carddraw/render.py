@@ -94,9 +94,10 @@ class Queue:
         self.items = []
 
     def add(self, value):
-        if len(self.items) >= _MOST_WAITING:
-            self.items.pop(0)
-        self.items.append(value)
+        items = self.items
+        if len(items) >= _MOST_WAITING:
+            items.pop(0)
+        items.append(value)
 
     def take(self):
         items = self.items
@@ -119,7 +120,7 @@ def build(ctl):
             title = title[:TITLE_COLS - 5]
             if " " in title:
                 title = title[:title.rfind(" ")]
-        lines[0] = title + " " * (TITLE_COLS - 4 - len(title)) + "SEED"
+        lines[0] = "%-*sSEED" % (TITLE_COLS - 4, title)  # the title padded: SEED at the right
     if warn:  # R21: the timed warning, the last line (a card pending: "Accept in 4s!")
         warning = "%s in %ds!" % ("Accept" if play.card and not play.applied  # (a colour,
                                   else "Draw", play.warn)                      # or None)

@@ -188,8 +188,8 @@ class Setup(Screen):
         else:
             task += " +%d %s" % (added, colour)  # "Task: +9 yellow": 15
         # a referee present (R14, R19) and timed mode (R21), in words; "" for neither
-        referee, timed = settings["referee"], settings["timed"]
-        if timed:
+        referee = settings["referee"]
+        if settings["timed"]:
             mode = ("Referee, %ds" if referee else "Timed, every %ds") % settings["interval"]
         else:
             mode = "Referee present" if referee else ""
@@ -280,8 +280,9 @@ class Task(Screen):
         self.press(button, "h")
 
     def lines(self):
-        return ["Difficulty", "RANK  +1 red", "HELP  +2 red", "DRAW  +1 black",
-                "hold RANK yellow", "hold HELP none", "hold DRAW more", "STOP  back"], None
+        # one constant tuple, copied into the list build() may change: fewer bytes than a list
+        return list(("Difficulty", "RANK  +1 red", "HELP  +2 red", "DRAW  +1 black",
+                     "hold RANK yellow", "hold HELP none", "hold DRAW more", "STOP  back")), None
 
 
 # -- the options ------------------------------------------------------------------------------

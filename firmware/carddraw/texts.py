@@ -1,42 +1,15 @@
-# What the screens say, in one place: the skills' and colours' names, each card's result in
-# the action's own words (R24), and the lines every screen builds from them. Pure: no I/O.
+# What the set-up and the action's screens both say, in one place: the skills' and colours'
+# names, the deck, the chance and the risks, and text wrapped to the screen. Pure: no I/O.
 # Screens import this module, never the controller. No rule numbers on a screen: they belong
-# in the comments.
-from .config import COLS, SKILLS
-from .deck import COLOURS
+# in the comments. What only the action's screens say (each card's result in the action's own
+# words, R24; the tally) is in playscreens.py, out of the boot.
+from .config import COLS
 from .odds import fmt_chance
-
-KINDS = ("Success", "Setback", "Complication", "Catastrophe")  # what each colour is (R1)
-WORDS = (  # R24: what each colour means in each action (SKILLS order, then COLOURS order)
-    ("a clean stitch holds", "the patient stirs", "a nicked blood vessel", "the heart stops"),
-    ("a part clicks into place", "a stripped bolt", "an electrical discharge",
-     "the core overloads"),
-    ("a clear reading", "signal noise", "particles destabilise", "the field collapses"),
-)
 
 
 def capital(name):
     """A skill's or a colour's name on the screens, its id capitalised: "Surgery", "Green"."""
     return name[0].upper() + name[1:]
-
-
-def words(skill, colour):
-    """R24: a card's result in the action's own words."""
-    return WORDS[SKILLS.index(skill)][COLOURS.index(colour)]
-
-
-_SAID = {}
-
-
-def said(skill, colour, width=COLS):
-    """words() wrapped into two lines of at most width characters (the second "" if one
-    holds them), a tuple: each worked out the first time a card shows it, and kept: a
-    card's pass has no time to wrap words (12 phrases, two widths: at most 24 tuples)."""
-    key = (skill, colour, width)
-    lines = _SAID.get(key)
-    if not lines:  # not worked out yet
-        lines = _SAID[key] = tuple((wrap(words(skill, colour), width) + ["", ""])[:2])
-    return lines
 
 
 def wrap(text, width=COLS):
@@ -95,9 +68,3 @@ def odds_words(odds):
     if not words:  # None: not made yet
         words = odds.words = (pct(odds.chance), risk_line(odds.red, odds.black))
     return words
-
-
-def tally(action):
-    """Successes won of those needed, and the red cards that made complications."""
-    return "Won %d/%d Reds %d" % (action.successes, action.needed, action.complications)
-

@@ -16,7 +16,6 @@ when it changed.
 """
 from carddraw.odds import fmt_chance
 from carddraw.screens import Menu
-from carddraw.texts import words
 
 
 def data(app):
@@ -74,6 +73,7 @@ def action(ctl):
     play = ctl.play
     if play is None:
         return None
+    from carddraw.playscreens import words  # the action's side: the firmware imported it by now
     a = play.action
     timed = ctl.settings["timed"] and a.state == "active" and a.deck.total() > 0
     return {
