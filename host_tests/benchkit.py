@@ -23,6 +23,8 @@ from common import logchain  # noqa: E402
 
 CODE = "RHRH"                   # the default code (config.DEFAULT_LOCK keeps its hash)
 REFUSED = "%s needs bench mode: unlock CODE first"
+BENCH_MS = 600_000              # bench mode ends 10 quiet minutes after a line (docs/bench.md)
+RESTART_MS = 200                # maint resets the board this long after its reply
 
 
 class Board(hardening_board.Board):

@@ -256,7 +256,8 @@ def test_an_exception_shows_an_error_screen_is_logged_and_the_loop_goes_on():
 
 # -- the USB console, under CPython with a pipe ------------------------------------------------
 def test_console_reads_whole_lines_without_blocking_and_refuses_bad_ones():
-    from carddraw.protocol import Console, MAX_LINE
+    from carddraw.protocol import Console
+    MAX_LINE = 80  # characters a protocol line holds at most (docs/bench.md)
     read_fd, write_fd = os.pipe()
 
     class Stdin:  # unbuffered, like MicroPython's sys.stdin on the board

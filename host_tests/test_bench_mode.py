@@ -17,9 +17,9 @@ import types
 import pytest
 
 from conftest import ROOT, run_in_vm
-from carddraw import app as app_module, config, lockcode, protocol
+from carddraw import app as app_module, config, lockcode
 from fakeflash import FakeFlash
-from benchkit import Bench, CODE, REFUSED, kbd  # noqa: F401 -- kbd: a fixture
+from benchkit import BENCH_MS, Bench, CODE, REFUSED, kbd  # noqa: F401 -- kbd: a fixture
 from storelog import read_log
 
 DEFAULT_WARNING = "the referee code is still the default R H R H: change it"
@@ -149,12 +149,12 @@ def test_lock_ten_quiet_minutes_and_a_reboot_end_bench_mode(kbd):
     assert b.one("lock") == {"ok": "lock"}
     assert b.one("seed 1")["error"] == REFUSED % "seed"
     b.one("unlock " + CODE)
-    b.run(protocol.BENCH_MS - 1000)             # quiet for just under 10 minutes
+    b.run(BENCH_MS - 1000)                      # quiet for just under 10 minutes
     assert b.one("seed 1")["ok"] == "seed"      # ... and the line starts them again
-    b.run(protocol.BENCH_MS - 1000)
+    b.run(BENCH_MS - 1000)
     assert b.one("test draws 2")["ok"] == "draws"
     b.one("maint")
-    b.run(protocol.BENCH_MS + 100)              # 10 minutes without a line
+    b.run(BENCH_MS + 100)                       # 10 minutes without a line
     assert b.app.console.bench is None and kbd == [3, -1]   # the interrupt key closed with it
     assert b.one("test draws 2")["error"] == REFUSED % "test draws"
     offs = [r for r in b.records() if r["ev"] == "bench" and r["mode"] == "off"]

@@ -216,18 +216,21 @@ def test_log_streams_every_record_one_line_each_over_many_passes():
     assert len(r["per_pass"]) > 1 and max(r["per_pass"]) <= 8
 
 
+QUIET = 8      # logexport's passes of lines before one left quiet for a collection
+WAIT_MAX = 50  # logexport's passes left to the idle housekeeping before it moves records
+
+
 @pytest.mark.parametrize("pressing", [False, True])
 def test_the_export_leaves_flash_work_and_collections_to_passes_of_their_own(pressing):
     """An export started while the journal still holds the presses' records: the idle
     housekeeping moves them into the log, a step a pass, before a line is read; no pass
     both works the flash and collects garbage or sends lines (each is tens of ms on the
-    chip), and the lines leave a quiet pass for a collection every logexport.QUIET passes.
-    With presses in every pass (no idle pass), the export moves them itself after
-    logexport.WAIT_MAX passes, still a step a pass."""
+    chip), and the lines leave a quiet pass for a collection every QUIET passes. With
+    presses in every pass (no idle pass), the export moves them itself after WAIT_MAX
+    passes, still a step a pass."""
     r = vm("""
         PRESSING = @PRESSING@
         import carddraw.app as A
-        from carddraw import logexport
         app = boot()
         send(app, "unlock RHRH", "seed 3")
         run(app, 1000)
@@ -258,15 +261,14 @@ def test_the_export_leaves_flash_work_and_collections_to_passes_of_their_own(pre
             if PRESSING:
                 app.busy = CLOCK.t + 20   # as if the pass about to run answered a press
             run(app, 20)
-        RESULT = {"passes": passes, "waiting": waiting, "quiet": logexport.QUIET,
-                  "wait": logexport.WAIT_MAX,
-                  "done": json.loads(REPLIES[-1]), "records": len(read_log(app.store)[0])}
+        RESULT = {"passes": passes, "waiting": waiting, "done": json.loads(REPLIES[-1]),
+                  "records": len(read_log(app.store)[0])}
     """.replace("@PRESSING@", repr(pressing)))
     passes = r["passes"]
     assert r["waiting"] > 0 and r["done"]["records"] == r["records"] > 4
     assert sum(p[1] for p in passes) >= 2                    # records moved: written, closed
     first_work = next(i for i, p in enumerate(passes) if p[1])
-    assert (first_work >= r["wait"]) == pressing             # the idle passes' work, else its
+    assert (first_work >= WAIT_MAX) == pressing              # the idle passes' work, else its
     first_line = next(i for i, p in enumerate(passes) if p[2])
     assert all(p[1] == 0 for p in passes[first_line:])      # all of them before a line
     for collected, worked, lines in passes:
@@ -278,7 +280,7 @@ def test_the_export_leaves_flash_work_and_collections_to_passes_of_their_own(pre
     run_of_busy = 0
     for collected, _, lines in sending:
         run_of_busy = run_of_busy + 1 if lines else 0
-        assert run_of_busy <= r["quiet"]
+        assert run_of_busy <= QUIET
     assert any(p[0] for p in sending)                        # and a collection among them
 
 

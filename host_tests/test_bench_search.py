@@ -15,7 +15,7 @@ from carddraw.deck import COLOURS
 from carddraw.store import Store
 from fakeflash import FakeFlash
 from handheld import Kept, play_state, reboot
-from benchkit import Bench, Board, REFUSED, logchain  # logchain: tools/common's, as benchkit finds it
+from benchkit import BENCH_MS, Bench, Board, REFUSED, logchain  # logchain: tools/common's, as benchkit finds it
 from storelog import read_log
 
 
@@ -55,7 +55,8 @@ STORE, FIRST_HASH = one_record_store()
 
 class Shell:
     """What protocol.Console needs of App, on the fake board; the store is one shared record
-    (only `log ack`, gated, would touch it). Replies are kept as the dicts they were."""
+    (only `log ack`, gated, would touch it). Replies are kept as the dicts they were (the
+    text of an error as {"error": text}, as Console.reply sends it)."""
     store = STORE
 
     def __init__(self, controller):
@@ -63,9 +64,12 @@ class Shell:
         self.board = Board()
         self.usb = []
         self.face = types.SimpleNamespace(drawn=None)
-        self.console = protocol.Console(self, None)
+        self.console = protocol.Console(self, None, None, print)
         self.replies = []
-        self.console.reply = self.replies.append
+        self.console.reply = self.reply
+
+    def reply(self, out):
+        self.replies.append({"error": out} if isinstance(out, str) else out)
 
     def persist(self):  # the shell's records are the controller's log: nothing to write
         return True
@@ -79,7 +83,7 @@ class Shell:
 
 
 BUTTON_EVENTS = ([("press", n) for n in config.BUTTONS] + [("long", n) for n in config.BUTTONS])
-TICKS = [("tick", 31000), ("tick", protocol.BENCH_MS)]
+TICKS = [("tick", 31000), ("tick", BENCH_MS)]
 WRONG_CODES = ("RHRH", "SSSS", "RHRHRH")       # the default a player would try first, and others
 SEARCH_LINES = (["seed 7", "test draws 3", "test led black", "test led green",
                  "log ack 1 " + FIRST_HASH, "maint", "lock", "test display", "test end", "show"]
@@ -131,7 +135,7 @@ def event(s, kind, arg, colour):
     con = n.console
     if con.job is not None and kind != "power":  # the pass after an unlock: the try judged,
         job, con.job = con.job, None             # counted on flash since the pass before
-        n.replies.append(job.step(con, c.now))   # (a power cut first: never judged)
+        n.reply(job.step(con, c.now))            # (a power cut first: never judged)
     if kind == "press":
         c.press(arg, c.now)
     elif kind == "long":
@@ -139,8 +143,7 @@ def event(s, kind, arg, colour):
     elif kind == "tick":
         c.now += arg
     elif kind == "line":
-        reply = con.command(arg, c.now)
-        n.replies.append(reply)
+        n.reply(con.command(arg, c.now))
     else:  # a power cut: the log's last action played again; bench mode was only in RAM
         c = reboot(c)
         c.rng = Chooser(c)

@@ -16,6 +16,7 @@ import textwrap
 
 from conftest import FIRMWARE, ROOT, run_in_vm
 from carddraw import config, protocol
+from benchkit import RESTART_MS
 from fakeflash import FakeFlash
 from test_bench_mode import Bench, CODE, REFUSED, kbd  # noqa: F401 -- kbd: a fixture
 
@@ -53,12 +54,12 @@ def test_maint_writes_the_flag_replies_logs_then_resets_once_after_the_reply():
     start = b.t
     assert b.one("maint") == {"ok": "maint", "usb": "open"}
     assert FLAG in b.fs.flash and resets == []
-    b.run(protocol.RESTART_MS + 100)
+    b.run(RESTART_MS + 100)
     assert len(resets) == 1
     at = resets[0]
     assert at["flag"] and at["replies"] == [{"ok": "maint", "usb": "open"}]
     assert at["bench"] == ["on", "maint"]                  # the record was on flash first
-    assert at["t"] - start >= protocol.RESTART_MS           # the reply had time to go out
+    assert at["t"] - start >= RESTART_MS                    # the reply had time to go out
     assert b.app.controller.view().lines[:3] == ["Maintenance", "USB open until", "next restart"]
     b.run(2000)
     assert len(resets) == 1                                 # one reset, not one a pass

@@ -24,7 +24,7 @@ import sys
 import pytest
 
 from conftest import ROOT
-from carddraw import config, protocol
+from carddraw import config
 from carddraw.app import App
 from carddraw.store import Store
 from fakeflash import FakeFlash, PowerCut
@@ -218,4 +218,3 @@ def test_a_console_reply_waits_for_the_flash():
     for _ in range(5):
         b.step(20)
     assert replied and replied[-1]["draws"] == 1
-    assert protocol.MAX_QUEUE >= 2

@@ -4,30 +4,30 @@
 # store drop segments holding only exported records when the log is full. Imported on the
 # first `log` line and kept.
 from . import config, flashfs, logread, settings
+from .render import const  # micropython's (render's stand-in under CPython): one import
 
-LINES = 3  # log lines sent at most in a pass (each is a JSON reply to make and send)
-QUIET = 8  # passes of lines, then one left quiet: the app collects garbage in it (App.update)
-WAIT_MAX = 50  # passes left to the idle housekeeping (presses keep it waiting), then the
-               # export moves the journal's records itself, a step a pass
+_LINES = const(3)  # log lines sent at most in a pass (each is a JSON reply to make and send)
+_QUIET = const(8)  # passes of lines, then one left quiet: the app collects garbage in it
+                   # (App.update)
+_WAIT_MAX = const(50)  # passes left to the idle housekeeping (presses keep it waiting), then
+                       # the export moves the journal's records itself, a step a pass
 
 
 def command(con, args):
     """One `log` line (args: the words after it; con: protocol.Console) -> the final reply
-    dict, or None while the export runs."""
+    (a dict, or the text of an error), or None while the export runs."""
     if not args:
         con.job = Export()
         return None
     if len(args) != 3 or args[0] != "ack":
-        return {"error": "log takes no argument, or: log ack SEQ HASH (of the last record "
-                         "saved)"}
+        return "log takes no argument, or: log ack SEQ HASH (of the last record saved)"
     seq = settings.number(args[1])
     h = args[2]
     if seq is None:
-        return {"error": "log ack needs the record's seq: 1 to 9 digits"}
+        return "log ack needs the record's seq: 1 to 9 digits"
     if len(h) != logread.HASH_DIGITS or h.strip("0123456789abcdef"):
-        return {"error": "log ack needs the record's hash: 12 digits 0-9 a-f"}
-    why = ack(con.app.store, seq, h)
-    return {"error": why} if why else {"ok": "ack", "seq": seq}
+        return "log ack needs the record's hash: 12 digits 0-9 a-f"
+    return ack(con.app.store, seq, h) or {"ok": "ack", "seq": seq}
 
 
 def ack(store, seq, h):
@@ -51,7 +51,7 @@ def ack(store, seq, h):
 
 class Export:
     """The `log` export as a job of the loop passes (protocol.serve runs step() each pass and
-    holds the lines after it meanwhile): at most LINES lines a pass, and only while the
+    holds the lines after it meanwhile): at most _LINES lines a pass, and only while the
     replies waiting for the host leave room, so no pass reads more than that whatever the
     log's size, and a host that does not read holds the export, not the loop."""
 
@@ -70,22 +70,22 @@ class Export:
         if self.files is None:
             # the journal's records into the log first: the app's idle housekeeping moves
             # them, a step a pass, in quiet passes (never beside a garbage collection); if
-            # presses leave it no idle pass for WAIT_MAX passes, the export takes the steps
+            # presses leave it no idle pass for _WAIT_MAX passes, the export takes the steps
             if store.moving():
                 self.waited += 1
-                if self.waited <= WAIT_MAX:
+                if self.waited <= _WAIT_MAX:
                     return None
                 if store.housekeep():
                     self.busy = True
                     return None
             store.flush()  # nothing left to move by now, unless the flash refused
             self.files = store.logfile.files()
-        if self.sent >= QUIET:
+        if self.sent >= _QUIET:
             self.sent = 0
             return None
         self.sent += 1
         self.busy = True
-        room = min(LINES, con.room())
+        room = min(_LINES, con.room())
         files = self.files
         while room > 0 and files:
             texts = []

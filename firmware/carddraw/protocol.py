@@ -10,7 +10,7 @@ after it in the queue until it answers.
 Bench mode: what chooses or reveals a card, can fake one, or lets history go (GATED) answers
 {"error": "... needs bench mode: unlock CODE first"} and changes nothing until `unlock CODE`,
 the referee code (counted and compared by the controller's Lockout as the lock screen's own
-tries are: compared only once the count is on flash). Bench mode ends on `lock`, BENCH_MS
+tries are: compared only once the count is on flash). Bench mode ends on `lock`, _BENCH_MS
 after the last console line, and at a reboot (it is only in RAM); each start and end is logged.
 """
 import json
@@ -19,15 +19,15 @@ import select
 from . import config, flashfs, lockcode, settings
 from .render import const  # micropython's (render's stand-in under CPython): one import
 
-MAX_LINE = 80          # a protocol line longer than this is refused
-MAX_QUEUE = 16         # protocol lines held while a command runs (the bench sends one at a time)
+_MAX_LINE = const(80)  # a protocol line longer than this is refused
+_MAX_QUEUE = const(16)  # protocol lines held while a command runs (the bench sends one at a time)
 _MAX_REPLIES = const(64)  # replies held for a host that reads slowly, or not at all
 _SEND_BYTES = const(256)       # bytes written to the console at most in a pass
 _MAX_WAIT_MS = const(600_000)  # one `wait` at most 10 minutes
-BENCH_MS = 600_000     # bench mode ends 10 minutes after the last console line
+_BENCH_MS = const(600_000)  # bench mode ends 10 minutes after the last console line
 _UNLOCK_PASSES = const(50)     # passes `unlock` waits for the flash to take its try's count
 MAINT_FLAG = "maint.flag"  # main.py's one-shot maintenance boot (its name is spelt there too)
-RESTART_MS = 200       # maint's reply goes out over USB before the reset
+_RESTART_MS = const(200)  # maint's reply goes out over USB before the reset
 # seed: chooses the cards; test draws: after a seed, shows the cards to come; test led: any
 # colour on the LED, a card faked; test button: holds every press the device gets; test
 # display: the screen taken over; log ack: lets exported history go; maint: opens the REPL.
@@ -36,7 +36,7 @@ GATED = ("seed", "test", "log ack", "maint")
 
 class Console:
     """The USB serial console and the bench's session on it: whole lines in (at most
-    MAX_LINE), replies out only as the port takes them, never blocking the loop."""
+    _MAX_LINE), replies out only as the port takes them, never blocking the loop."""
 
     buf: str | None = ""  # the line being read; None: too long, ignored to its end
     sending = ""        # the rest of the reply being written
@@ -48,15 +48,15 @@ class Console:
     maint = False       # the interrupt key is on (maintenance)
     restart_at = None   # maint's reset is due then
 
-    def __init__(self, app, stream, out=None, write=print):
+    def __init__(self, app, stream, out, write):
         self.app = app
         self.stream = stream     # None: lines come only through line() (tests, tools)
         self.poll = select.poll()
-        if stream is not None:
+        if stream:
             self.poll.register(stream, select.POLLIN)
         self.out = out           # None: replies go to write(), a sink that never blocks
         self.out_poll = select.poll()
-        if out is not None:
+        if out:
             self.out_poll.register(out, select.POLLOUT)
         self.write = write
         self.replies = []        # reply lines waiting for the reveal
@@ -67,7 +67,7 @@ class Console:
         """The whole lines that came, queued. At most two lines' worth a pass: a host sending
         faster must not keep the loop here; the rest waits in the USB buffer. (No stream: its
         poll has nothing registered, so it reports nothing.)"""
-        for _ in range(2 * MAX_LINE + 2):
+        for _ in range(2 * _MAX_LINE + 2):
             if not self.poll.poll(0):
                 break
             ch = self.stream.read(1)
@@ -76,25 +76,26 @@ class Console:
             buf = self.buf
             if ch in "\r\n":
                 if buf is None:
-                    self.reply({"error": "line longer than %d characters ignored" % MAX_LINE})
+                    self.reply("line longer than 80 characters ignored")
                 elif buf:
                     self.line(buf)
                 self.buf = ""
-            elif buf is None or len(buf) >= MAX_LINE:
+            elif buf is None or len(buf) >= _MAX_LINE:
                 self.buf = None
             elif " " <= ch <= "~":  # a control byte (Ctrl-C with the key off) is dropped
                 self.buf = buf + ch
 
     def line(self, line):
-        """A line for the queue; more than MAX_QUEUE waiting are refused, not stored."""
-        if len(self.queue) >= MAX_QUEUE:
-            self.reply({"error": "busy: %d lines waiting, line ignored" % MAX_QUEUE})
+        """A line for the queue; more than _MAX_QUEUE waiting are refused, not stored."""
+        if len(self.queue) >= _MAX_QUEUE:
+            self.reply("busy: 16 lines waiting, line ignored")
         else:
             self.queue.append(line)
 
     def reply(self, out):
-        """A reply for the pass's reveal, after the persist. At most _MAX_REPLIES wait (a host
-        that does not read): the newest are dropped and counted, and the count follows."""
+        """A reply (a dict, or the text of an error) for the pass's reveal, after the persist.
+        At most _MAX_REPLIES wait (a host that does not read): the newest are dropped and
+        counted, and the count follows."""
         replies = self.replies
         if len(replies) >= _MAX_REPLIES:
             self.dropped += 1
@@ -103,7 +104,7 @@ class Console:
             replies.append(json.dumps({"error": "%d replies dropped: the host did not read"
                                                 % self.dropped}))
             self.dropped = 0
-        replies.append(json.dumps(out))
+        replies.append(json.dumps({"error": out} if isinstance(out, str) else out))
 
     def room(self):
         """Replies that may still be queued in this pass without dropping any."""
@@ -152,9 +153,7 @@ class Console:
         # still refusing one holds it back); Board.reset never returns on the board
         if self.restart_at is not None and now - self.restart_at >= 0 and not app.store.waiting():
             self.restart_at = None
-            reset = getattr(app.board, "reset", None)
-            if reset:
-                reset()
+            app.board.reset()
         if self.wait_until is None:
             self.bench_on(now)  # its time may be up (not while a line holds the queue)
         while self.queue and self.wait_until is None and not self.job:
@@ -175,26 +174,26 @@ class Console:
         two = cmd == "test" or cmd == "log"  # named by two words: `test led`, `log ack`
         handler = HANDLERS.get(cmd)
         if not handler:
-            return {"error": "unknown command %r; commands: press NAME, long NAME, wait MS, show, "
-                             "log, unlock CODE, lock; in bench mode: seed N, test led|display|"
-                             "button|draws|end, log ack SEQ HASH, maint" % cmd[:16]}
+            return ("unknown command %r; commands: press NAME, long NAME, wait MS, show, log, "
+                    "unlock CODE, lock; in bench mode: seed N, test led|display|button|draws|end, "
+                    "log ack SEQ HASH, maint" % cmd[:16])
         if len(words) > 2 and not two:
-            return {"error": "%s takes one argument at most" % cmd}
+            return "%s takes one argument at most" % cmd
         args = words[1:]
         if self.bench_on(now):
             self.bench = now  # a console line: bench mode's 10 minutes start again
         else:
             name = " ".join(words[:2]).lower() if two else cmd
             if cmd == "test" or name in GATED:  # every test; of the log, `log ack`
-                return {"error": "%s needs bench mode: unlock CODE first" % name}
+                return "%s needs bench mode: unlock CODE first" % name
         if args and (cmd == "show" or cmd == "lock" or cmd == "maint"):  # past the gate
-            return {"error": "%s takes no argument" % cmd}
+            return "%s takes no argument" % cmd
         return handler(self, cmd, args, now)
 
     # -- bench mode -----------------------------------------------------------------------------
     def bench_on(self, now):
-        """Whether bench mode is on; ended here once BENCH_MS passed without a console line."""
-        if self.bench is not None and now - self.bench >= BENCH_MS:
+        """Whether bench mode is on; ended here once _BENCH_MS passed without a console line."""
+        if self.bench is not None and now - self.bench >= _BENCH_MS:
             self.end_bench("timeout")
         return self.bench is not None
 
@@ -216,8 +215,9 @@ class Console:
         self.app.face.drawn = None  # the normal view drawn whole again
 
 
-# -- the commands: each (console, cmd, args, now) -> reply dict, or None while it runs on ------
-# A job (console.job) answers a pass or more later: step(console, now) -> its reply, or None
+# -- the commands: each (console, cmd, args, now) -> its reply (a dict, or the text of an error:
+# Console.reply sends {"error": text}), or None while it runs on. A job (console.job) answers
+# a pass or more later: step(console, now) -> its reply, or None
 # while it runs on; busy: whether its last step worked (a quiet pass can collect garbage).
 class Pressed:
     """`press`'s answer, a pass later: the screen once what the press began is done (a code
@@ -235,7 +235,7 @@ class Pressed:
 def press(con, cmd, args, now):
     name = args[0].upper() if args else ""
     if name not in config.BUTTONS:
-        return {"error": "%s needs a button: RANK, HELP, DRAW or STOP" % cmd}
+        return "%s needs a button: RANK, HELP, DRAW or STOP" % cmd
     con.app.button(name, "long" if cmd == "long" else "short", now)
     con.job = Pressed({"ok": cmd, "button": name})
 
@@ -260,10 +260,10 @@ class Unlock:
             c.lockout.cancel()
             said = "The flash did not save the try: it was not checked."
         if said:
-            return {"error": "unlock: " + said}
+            return "unlock: " + said
         con.bench = now
         c.record("bench", mode="on")
-        out = {"ok": "unlock", "minutes": BENCH_MS // 60000}
+        out = {"ok": "unlock", "minutes": _BENCH_MS // 60000}
         if lockcode.default(c.settings):
             out["warning"] = "the referee code is still the default R H R H: change it"
         return out
@@ -272,11 +272,11 @@ class Unlock:
 def unlock(con, cmd, args, now):
     code = args[0].upper() if args else ""
     if code.strip("RHDS") or not (settings.code_ok(code) or len(code) == lockcode.RECOVERY):
-        return {"error": "unlock needs the referee code: 4 to 8 letters of R, H, D, S"}
+        return "unlock needs the referee code: 4 to 8 letters of R, H, D, S"
     job = Unlock()
     why = con.app.controller.lockout.attempt(code, job.judged)
     if why:
-        return {"error": "unlock: " + why}
+        return "unlock: " + why
     con.job = job
 
 
@@ -300,15 +300,15 @@ def maint_flag(store, on):
 
 
 def maint(con, cmd, args, now):
-    """A maintenance boot: the flag, the message and the record now, the reset RESTART_MS
+    """A maintenance boot: the flag, the message and the record now, the reset _RESTART_MS
     later, so that `make deploy` and mpremote find the REPL open and no watchdog running.
     What led here (bench mode's record) is on flash before the flag."""
     app = con.app
     if not app.persist() or not maint_flag(app.store, True):
-        return {"error": "maint: the flash refused %s; nothing changed" % MAINT_FLAG}
+        return "maint: the flash refused %s; nothing changed" % MAINT_FLAG
     con.maint = True
     app.usb_interrupt(True)
-    con.restart_at = now + RESTART_MS
+    con.restart_at = now + _RESTART_MS
     c = app.controller
     c.record("bench", mode="maint")
     c.say("Maintenance", "USB open until next restart",
@@ -321,7 +321,7 @@ def maint(con, cmd, args, now):
 def wait(con, cmd, args, now):
     ms = settings.number(args[0] if args else None)
     if ms is None or ms > _MAX_WAIT_MS:
-        return {"error": "wait needs milliseconds, 0 to %d" % _MAX_WAIT_MS}
+        return "wait needs milliseconds, 0 to %d" % _MAX_WAIT_MS
     con.wait_until = now + ms
 
 
@@ -332,9 +332,8 @@ def show(con, cmd, args, now):
 def seed(con, cmd, args, now):
     n = settings.number(args[0] if args else None)
     if n is None:
-        return {"error": "seed needs a whole number, 0 to 999999999"}
-    why = con.app.controller.seed(n)
-    return {"error": why} if why else {"ok": "seed", "seed": n}
+        return "seed needs a whole number, 0 to 999999999"
+    return con.app.controller.seed(n) or {"ok": "seed", "seed": n}
 
 
 def log(con, cmd, args, now):

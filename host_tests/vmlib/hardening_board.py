@@ -154,5 +154,8 @@ class Board:
         self.wdt = Watchdog(timeout_ms)
         return self.wdt
 
+    def reset(self):
+        """maint's restart: this board does not restart (a test plays the power-on after)."""
+
     def unique_id(self):
         return "e6605838834a7b2c"  # the simulator's board id (tools/sim/machine.py), as hex
