@@ -44,7 +44,7 @@ def test_every_connection_names_a_part_and_a_pin_it_has(diagram):
 def test_each_button_joins_its_pin_to_gnd(diagram, nets):
     buttons = {p["attrs"]["label"]: p["id"] for p in diagram["parts"]
                if p["type"] == "wokwi-pushbutton"}
-    assert sorted(buttons) == sorted(config.BUTTONS + ("RESET",))
+    assert sorted(buttons) == sorted(config.BUTTONS + ["RESET"])
     reset = buttons.pop("RESET")       # RUN to GND: a press restarts the Pico
     assert nets.connected(reset + ":1.l", "pico:RUN") and nets.connected(reset + ":2.r", GND)
     assert nets.net("pico:RUN") == {"pico:RUN", reset + ":1.l", reset + ":1.r"}

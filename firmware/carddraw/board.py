@@ -117,7 +117,7 @@ class Buzzer:
     def update(self, now_ms):
         """Call often (every loop): starts the next step when one ends, stops at the end."""
         pattern = self.playing
-        if pattern is None:
+        if not pattern:
             return
         if not self.enabled:
             self.stop()
@@ -182,13 +182,13 @@ class Battery:
 
 def level(mv):
     """Percent for VSYS mv on config.BATTERY_CURVE: straight lines between its points."""
-    curve = config.BATTERY_CURVE
-    if mv >= curve[0][0]:
-        return 100
-    for i in range(1, len(curve)):
-        hi, lo = curve[i - 1], curve[i]
+    hi = None  # the point before lo: over mv
+    for lo in config.BATTERY_CURVE:
         if mv >= lo[0]:
+            if not hi:
+                return lo[1]  # at or over the first point: 100
             return lo[1] + (mv - lo[0]) * (hi[1] - lo[1]) // (hi[0] - lo[0])
+        hi = lo
     return 0
 
 

@@ -1,12 +1,13 @@
 # The pin map and the defaults, in one place. hardware/ is generated from this file
 # (tools/pins.py) and a test fails when the two disagree.
-# Numbers are in lists, not tuples: mpy-cross keeps a constant tuple's numbers as text (2 bytes
-# and the digits each), a list's as bytecode (1 to 3 bytes), and the list takes no more heap.
+# Lists, not tuples, of numbers or of names used here anyway: mpy-cross keeps a constant tuple's
+# items as text (2 bytes and the characters each: a name twice), a list's as bytecode (1 to 3
+# bytes each), and the list takes no more heap.
 
 # -- Pins (GPn numbers on the Raspberry Pi Pico) ----------------------------------------------
 # Each button joins its pin to GND; the pin's internal pull-up holds it high when released.
 BUTTON_PINS = {"RANK": 10, "HELP": 11, "DRAW": 12, "STOP": 13}
-BUTTONS = ("RANK", "HELP", "DRAW", "STOP")
+BUTTONS = ["RANK", "HELP", "DRAW", "STOP"]
 
 I2C_ID = 0          # SSD1306 OLED on I2C0
 I2C_SDA = 8
@@ -118,11 +119,10 @@ DEFAULT_LOCK = ("4$" + LOCK_SALT  # R H R H, salted by LOCK_SALT
 
 def defaults():
     """A fresh settings dict."""
-    d = {"skill": SKILLS[0], "lock": DEFAULT_LOCK, "lock_fails": 0,  # wrong tries
-         "recovery": "", "recovery_fails": 0}  # the recovery code (lockcode.py), hashed
+    d = dict(FLAGS, skill=SKILLS[0], lock=DEFAULT_LOCK, lock_fails=0,  # wrong tries
+             recovery="", recovery_fails=0)  # the recovery code (lockcode.py), hashed
     for name in NUMBERS:
         d[name] = NUMBERS[name][0]
-    d.update(FLAGS)
     return d
 
 # -- The screen: the 8x8 font on the 128x64 OLED ------------------------------------------------

@@ -28,14 +28,15 @@ def run(store, top):
         gone.append(old + ".tmp")
     ours = fs.listdir(root + config.LOG_DIR)
     for name in top:
+        path = root + name
         if name in gone:
-            fs.remove(root + name)
+            fs.remove(path)
         elif journal.folder_number(name) is not None:
-            fs.rename(root + name, root + journal.DIR + name)
+            fs.rename(path, root + journal.DIR + name)
         elif name.endswith(".tmp") and journal.folder_number(name[:-4]) is not None:
-            flashfs.remove_all(fs, root + name)
+            flashfs.remove_all(fs, path)
         elif logfile.segment_seq(name) is not None and name not in ours:
-            fs.rename(root + name, root + config.LOG_DIR + name)
+            fs.rename(path, root + config.LOG_DIR + name)
             ours.append(name)
     old = []
     for name in (logfile.OLDER_LOG, config.LOG_FILE):
