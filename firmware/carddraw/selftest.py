@@ -154,16 +154,17 @@ _MAX_DRAWS = const(10000)
 
 def command(con, args, now):
     """`test led|display|button|draws|end` (con: protocol.Console): the first three start a
-    Test (see Test)."""
+    Test (see Test). -> the reply: a dict, or the text of an error (Console.reply sends
+    {"error": text}), or None while `test button` waits."""
     app = con.app
     what = args[0].lower() if args else ""
     arg = args[1] if len(args) > 1 else None
     if what not in TEST_NAMES or len(args) > 2:
-        return {"error": "test needs: led COLOUR, display, button MS, draws N or end"}
+        return "test needs: led COLOUR, display, button MS, draws N or end"
     if what == "draws":
         return draws(app, arg)
     if arg and (what == "end" or what == "display"):
-        return {"error": "test %s takes no argument" % what}
+        return "test %s takes no argument" % what
     if what == "end":
         con.end_test()
         return {"ok": "end"}
@@ -174,7 +175,7 @@ def command(con, args, now):
         if colour == "purple":
             colour = "black"
         if colour not in LEDS:
-            return {"error": "test led needs a colour: green, yellow, red, black (purple) or off"}
+            return "test led needs a colour: green, yellow, red, black (purple) or off"
         lines = ["LED test", "purple (black)" if colour == "black" else colour, "",
                  "test end: back"]
         if colour != "off":
@@ -182,7 +183,7 @@ def command(con, args, now):
     elif what == "button":
         ms = settings.number(arg, 5)
         if not ms or ms > _MAX_BUTTON_MS:  # None: not a number
-            return {"error": "test button needs milliseconds, 1 to %d" % _MAX_BUTTON_MS}
+            return "test button needs milliseconds, 1 to %d" % _MAX_BUTTON_MS
         lines = ["Button test", "Press a button", "within %d s" % ((ms + 999) // 1000)]
     else:
         lines = None  # the display's pattern
@@ -214,10 +215,10 @@ def draws(app, arg):
     """R9 sampled: N draws from the set-up screen's deck, each card put back."""
     n = settings.number(arg, 5)
     if not n or n > _MAX_DRAWS:  # None: not a number
-        return {"error": "test draws needs a number, 1 to %d" % _MAX_DRAWS}
+        return "test draws needs a number, 1 to %d" % _MAX_DRAWS
     c = app.controller
     if c.screen != "setup":
-        return {"error": "test draws only on the set-up screen"}
+        return "test draws only on the set-up screen"
     a = settings.action_from(c.settings)
     counts = [0, 0, 0, 0]
     wdt = app.board.wdt
@@ -228,7 +229,7 @@ def draws(app, arg):
             if wdt and not i & 1023:
                 wdt.feed()
     except deck.RuleError as e:  # R22: an empty deck
-        return {"error": str(e)}
+        return str(e)
     return {"ok": "draws", "n": n, "deck": list(a.deck.counts()), "counts": counts}
 
 
@@ -248,9 +249,10 @@ class Test:
         con.end_test()
 
     def timeout(self, con):
-        """The held queue's time is up: `test button` saw no press (or a `wait` ran out)."""
+        """The held queue's time is up: `test button` saw no press (an error's text), or a
+        `wait` ran out."""
         if not self.button_ms:
             return {"ok": "wait"}
         con.end_test()
-        return {"error": "no button pressed in %d ms" % self.button_ms}
+        return "no button pressed in %d ms" % self.button_ms
 
