@@ -304,6 +304,9 @@ class Recorder:
     def __getattr__(self, name):
         return lambda *args: self.calls.append((name,) + args)
 
+    def text(self, s, x, y, c=1):  # lit unless told, as framebuf's
+        self.calls.append(("text", s, x, y, c))
+
 
 def glyph_squares(ch, x):
     at = 5 * render._BIG.index(ch)

@@ -212,10 +212,6 @@ class Confirm(Screen):
                      "no retry today.", "", "DRAW: yes, stop", "other: go back")), None
 
 
-def catastrophe(action, title):
-    return [title, "Catastrophe!"] + list(said(action.skill, "black"))
-
-
 class Black(Screen):
     """A black with a referee present (R14): only the referee menu decides."""
     name = "referee"
@@ -224,27 +220,23 @@ class Black(Screen):
         self.ctl.beep("error")
 
     def lines(self):
-        return catastrophe(self.ctl.play.action, "Black card") + [
-            "Referee decides:", "hold STOP and", "enter the code"], "black"  # R14
+        return ["Black card", "Catastrophe!"] + list(said(self.ctl.play.action.skill, "black")) \
+            + ["Referee decides:", "hold STOP and", "enter the code"], "black"  # R14
 
 
-class Ended(Screen):
-    """An end screen: DRAW puts the action away, back to set-up."""
+class Failed(Screen):
+    """The catastrophe (R14). DRAW: set-up."""
+    name = "failed"
 
-    def press(self, button):
+    def press(self, button):  # (the summary's too) DRAW puts the action away: set-up
         if button == "DRAW":
             self.ctl.beep("click")
             self.ctl.clear()
 
-
-class Failed(Ended):
-    """The catastrophe (R14). DRAW: set-up."""
-    name = "failed"
-
     def lines(self):
         action = self.ctl.play.action
         # the LED keeps the black that ended it (purple): red would read as a complication
-        return catastrophe(action, "Failed") + [
+        return ["Failed", "Catastrophe!"] + list(said(action.skill, "black")) + [
             tally(action), "Successes may be", "void.", "DRAW: done"], "black"  # R14
 
 
@@ -295,10 +287,11 @@ class Finishing(Screen):
                 "No retry today." if self.ctl.play.action.state == "stopped" else ""], None  # R16
 
 
-class Summary(Ended):
+class Summary(Screen):
     """Successes, complications, outcome (a stop with the no-retry reminder, R16). DRAW:
     set-up."""
     name = "summary"
+    press = Failed.press  # an end screen, as the failed one
 
     def lines(self):
         action = self.ctl.play.action

@@ -8,8 +8,9 @@
 #
 # render() draws a View onto any framebuf-like canvas: only fill, text, fill_rect, rect, hline,
 # vline and pixel are used, so a framebuf.FrameBuffer, the SSD1306 driver (a FrameBuffer
-# itself) or a test's recorder all work. A view with a picture (the active and card screens)
-# is drawn as graphics; any other view as text, 16 columns x 8 rows of the 8x8 font.
+# itself) or a test's recorder all work (text is lit unless given 0: framebuf's default).
+# A view with a picture (the active and card screens) is drawn as graphics; any other view
+# as text, 16 columns x 8 rows of the 8x8 font.
 # Both share the title bar (row 0: lit, the title dark in it, the battery icon at its right).
 #
 #   y  0-7   title bar: the skill's icon, the title, the skill's mark, the battery
@@ -150,7 +151,7 @@ def build(ctl):
 def show(ctl):
     """The bench protocol's `show`: the view, and the action's state, deck and tally."""
     view, a = ctl.view(), ctl.action
-    out = {"screen": view.screen, "lines": list(view.lines), "led": view.led}
+    out = {"screen": view.screen, "lines": view.lines, "led": view.led}
     for name in ("state", "successes", "needed", "complications", "draws"):
         out[name] = a and getattr(a, name)  # (None: no action)
     out["deck"] = a and list(a.deck.counts())
@@ -185,7 +186,7 @@ class Picture:
         self.draw_stage(canvas)
         y = 64 - 8 * len(self.foot)  # the last foot line at y 56
         for line in self.foot:
-            canvas.text(line[:COLS], 0, y, 1)
+            canvas.text(line[:COLS], 0, y)
             y += 8
 
 
@@ -201,7 +202,7 @@ class DeckPicture(Picture):
         self.side = side
 
     def draw_stage(self, canvas):
-        canvas.text("Chance", 0, 24, 1)
+        canvas.text("Chance", 0, 24)
         x = 0
         for ch in self.chance:       # the large digits, 12 px apart (the point 6)
             at = 5 * _BIG.find(ch)  # (-5: not one of them, skipped)
@@ -234,7 +235,7 @@ class CardPicture(Picture):
         card(canvas, c, 0, 24, _CARD_W, 32)
         canvas.fill_rect(4, 33, 14, 14, 0)   # the colour's letter on a dark window
         canvas.rect(4, 33, 14, 14, 1)
-        canvas.text(_LETTERS[c], 7, 36, 1)
+        canvas.text(_LETTERS[c], 7, 36)
         narrow(canvas, self.colour.upper(), 26, 24)  # its name beside it
         narrow(canvas, self.label, 26, 32)
         y = 40
@@ -302,11 +303,11 @@ def narrow(canvas, text, x, y):
     apart, a call each (the 8x8 font leaves its last column blank for all but a few glyphs):
     98 px beside the card."""
     if x + 8 * len(text) <= _W:
-        canvas.text(text, x, y, 1)
+        canvas.text(text, x, y)
         return
     text_at = canvas.text  # looked up once: a call on the driver goes through its class
     for ch in text[:14]:
-        text_at(ch, x, y, 1)
+        text_at(ch, x, y)
         x += 7
 
 
@@ -325,7 +326,7 @@ def deck(canvas, counts, before):
         card(canvas, c if counts[c] else 4, _DECK_X[c], 9, 9, 14)
     for c in range(4):
         if not before or before[c] != counts[c]:
-            canvas.text("%s%d" % (_LETTERS[c], min(counts[c], 99)), _DECK_X[c] + 9, 12, 1)
+            canvas.text("%s%d" % (_LETTERS[c], min(counts[c], 99)), _DECK_X[c] + 9, 12)
 
 
 def render(view, canvas, battery=None, last=None):
@@ -356,7 +357,7 @@ def render(view, canvas, battery=None, last=None):
             if line != (drawn[i] if i < len(drawn) else ""):
                 if drawn:
                     canvas.fill_rect(0, 8 * i, _W, 8, 0)
-                canvas.text(line[:COLS], 0, 8 * i, 1)
+                canvas.text(line[:COLS], 0, 8 * i)
     if battery is not None and not drawn:
         canvas.rect(_BAT_X, 1, 12, 6, 0)
         canvas.vline(_BAT_X + 12, 3, 2, 0)

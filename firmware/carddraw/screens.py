@@ -17,7 +17,7 @@ MSG_MS = 10000  # a message goes back by itself after this long (R21: nothing st
 
 
 class Screen:
-    name = ""
+    name = ""  # each screen's own (the controller, the bench and the phone view read it)
     longs = ("STOP",)  # buttons with a long press here (hold STOP: the lock, on any screen);
                        # the others act as they go down
     locked = False  # a referee screen, the lock included: hold STOP leaves, 30 s idle closes
@@ -45,7 +45,7 @@ class Menu(Screen):
     raises it (step(index, delta) -> False at the end of its range), DRAW or STOP is done.
     The rows on offer may change while the menu is open: the cursor is taken modulo their
     number."""
-    title = ""
+    # title: each menu's own
     hint = "DRAW: choose"
     quiet = False  # no click on a press (the success choice)
     led = None     # the LED's colour
