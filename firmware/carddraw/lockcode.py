@@ -55,9 +55,9 @@ def wait_text(wait):
     if s < 60:
         return "%d s" % s
     if s < 3600:
-        return "%d min %d s" % (s // 60, s % 60)
+        return "%d min %d s" % divmod(s, 60)
     m = (s + 59) // 60
-    return "%d h %d min" % (m // 60, m % 60)
+    return "%d h %d min" % divmod(m, 60)
 
 
 class Lockout:
@@ -175,14 +175,15 @@ def salt(rng):
     return hashed("%d %d" % (rng.randrange(0x3FFFFFFF), rng.randrange(0x3FFFFFFF)), "")[-16:]
 
 
-_DEFAULT = {"lock": None, "default": False}   # the lock last asked about, and the answer
+_DEFAULT = {}   # the lock last asked about -> the answer (one entry at most)
 
 
 def default(settings):
     """Whether the device is still on the default code, R H R H: anyone can open it. Set-up
     asks at every redraw; a hash is worked out only when the lock changed."""
     lock = settings["lock"]
-    if lock != _DEFAULT["lock"]:
-        _DEFAULT["default"] = matches(lock, "RHRH")
-        _DEFAULT["lock"] = lock
-    return _DEFAULT["default"]
+    answer = _DEFAULT.get(lock)
+    if answer is None:  # a lock not asked about yet: it replaces the last one
+        _DEFAULT.clear()
+        answer = _DEFAULT[lock] = matches(lock, "RHRH")
+    return answer

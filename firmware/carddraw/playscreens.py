@@ -161,8 +161,8 @@ class Card(Screen):
         play = self.ctl.play
         action = play.action
         colour = play.card
-        lines = [capital(colour) + " card",
-                 card_label(action, colour, play.applied)] + list(said(action.skill, colour))
+        lines = [capital(colour) + " card", card_label(action, colour, play.applied)]
+        lines += said(action.skill, colour)  # (a tuple: kept for the next card)
         if not play.applied:
             return lines + ["Redraws left %d" % action.redraws_left, "DRAW: keep it",
                             "HELP: redraw"], colour  # R15

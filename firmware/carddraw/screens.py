@@ -8,8 +8,7 @@
 # the Plan: the action set-up would start). The action's screens are in playscreens.py, the
 # referee's in referee.py. docs/screens.md says what each one does.
 from . import config, lockcode, settings as known
-from .config import ROWS, SKILLS
-from .deck import COLOURS, build_deck
+from .deck import build_deck
 from .odds import planned_odds
 from .texts import capital, deck_line, odds_words, wrap
 
@@ -85,7 +84,7 @@ class Menu(Screen):
         rows = self.rows()
         cur = self.cur % len(rows)
         head = self.head()
-        room = ROWS - 2 - len(head)
+        room = config.ROWS - 2 - len(head)
         top = max(0, min(cur - room + 1, len(rows) - room))
         shown = [self.title] + head
         for index in range(top, min(len(rows), top + room)):
@@ -111,7 +110,7 @@ class Message(Screen):
         self.locked = back.locked
         self.held = back.held
         self.title = title
-        self.text = wrap(text)[:ROWS - 3]
+        self.text = wrap(text)[:config.ROWS - 3]
         self.since = ctl.now
 
     def press(self, button):
@@ -177,7 +176,7 @@ class Setup(Screen):
         task = "Ref:" if settings["frozen"] else "Task:"
         added = 0
         colour = None
-        for name in COLOURS:
+        for name in known.DIFFICULTY:  # the task's cards, by colour
             if settings[name]:
                 added += settings[name]
                 colour = "mix" if colour else name
@@ -322,7 +321,8 @@ class Options(Menu):
         if settings["frozen"] and name in known.FROZEN:
             ctl.say("Set by referee", "The referee set this task: ask them to change it.")
         elif name == "skill":  # the next of surgery, repair, scan (R24)
-            ctl.change("skill", SKILLS[(SKILLS.index(settings["skill"]) + 1) % len(SKILLS)])
+            skills = config.SKILLS
+            ctl.change("skill", skills[(skills.index(settings["skill"]) + 1) % len(skills)])
             if settings["skill"] != "scan" and not settings["ranks"]:
                 ctl.change("ranks", 1)  # R3: rank 0 is a scan's only
         elif name in config.FLAGS:
@@ -334,7 +334,7 @@ class Options(Menu):
         """One step of a number option (R21: the interval by 5 s) -> False past its range."""
         ctl = self.ctl
         name = known.OPTIONS[index]
-        low, high = config.NUMBERS[name][1:]
+        _, low, high = config.NUMBERS[name]  # (the default, the range)
         # R21: the interval 30-60 s in 5 s steps; the others by 1
         value = ctl.settings[name] + delta * (5 if name == "interval" else 1)
         if value < low or value > high:
