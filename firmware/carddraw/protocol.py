@@ -46,7 +46,7 @@ class Console:
     test = None         # a bench test (selftest.Test) owning the LED and display
     bench = None        # bench mode: the time of the last console line, or None
     maint = False       # the interrupt key is on (maintenance)
-    restart_at = None   # maint's reset is due then
+    restart_at = None   # maint's reset is due then (a time after the reply: never 0)
 
     def __init__(self, app, stream, out, write):
         self.app = app
@@ -100,10 +100,10 @@ class Console:
         if len(replies) >= _MAX_REPLIES:
             self.dropped += 1
             return
-        if self.dropped and len(replies) < _MAX_REPLIES - 1:
-            replies.append(json.dumps({"error": "%d replies dropped: the host did not read"
-                                                % self.dropped}))
+        dropped = self.dropped
+        if dropped and len(replies) < _MAX_REPLIES - 1:
             self.dropped = 0
+            self.reply("%d replies dropped: the host did not read" % dropped)
         replies.append(json.dumps({"error": out} if isinstance(out, str) else out))
 
     def room(self):
@@ -115,7 +115,7 @@ class Console:
         time and _SEND_BYTES a pass at most (a host holding the port open without reading
         makes a longer write wait, up to 500 ms on the rp2 port), or handed to write()."""
         replies = self.replies
-        if self.out is None:
+        if not self.out:
             while replies:
                 self.write(replies.pop(0))
             return
@@ -151,7 +151,7 @@ class Console:
             self.reply(self.test.timeout(self) if self.test else {"ok": "wait"})
         # maint's reset, at a pass after its reply, once the flash has every record (a flash
         # still refusing one holds it back); Board.reset never returns on the board
-        if self.restart_at is not None and now - self.restart_at >= 0 and not app.store.waiting():
+        if self.restart_at and now - self.restart_at >= 0 and not app.store.waiting():
             self.restart_at = None
             app.board.reset()
         if self.wait_until is None:
@@ -165,27 +165,28 @@ class Console:
 
     def busy(self):
         """Lines waiting or a command running (the simulator runs passes until not)."""
-        return bool(self.queue) or self.wait_until is not None or self.job is not None
+        return bool(self.queue or self.job) or self.wait_until is not None
 
     def command(self, line, now):
         """One line -> its reply, or None while it runs on."""
         words = line.split()
         cmd = words[0].lower() if words else ""
-        two = cmd == "test" or cmd == "log"  # named by two words: `test led`, `log ack`
         handler = HANDLERS.get(cmd)
         if not handler:
             return ("unknown command %r; commands: press NAME, long NAME, wait MS, show, log, "
-                    "unlock CODE, lock; in bench mode: seed N, test led|display|button|draws|end, "
-                    "log ack SEQ HASH, maint" % cmd[:16])
-        if len(words) > 2 and not two:
-            return "%s takes one argument at most" % cmd
+                    "unlock CODE, lock; in bench mode: seed N, test NAME, log ack SEQ HASH, maint"
+                    % cmd[:16])  # (press and test name theirs when given none)
         args = words[1:]
+        if cmd == "test" or cmd == "log":  # named by two words: `test led`, `log ack`
+            name = " ".join(words[:2]).lower()
+        elif len(args) > 1:
+            return "%s takes one argument at most" % cmd
+        else:
+            name = cmd
         if self.bench_on(now):
             self.bench = now  # a console line: bench mode's 10 minutes start again
-        else:
-            name = " ".join(words[:2]).lower() if two else cmd
-            if cmd == "test" or name in GATED:  # every test; of the log, `log ack`
-                return "%s needs bench mode: unlock CODE first" % name
+        elif cmd == "test" or name in GATED:  # every test; of the log, `log ack`
+            return "%s needs bench mode: unlock CODE first" % name
         if args and (cmd == "show" or cmd == "lock" or cmd == "maint"):  # past the gate
             return "%s takes no argument" % cmd
         return handler(self, cmd, args, now)
@@ -203,7 +204,7 @@ class Console:
         if self.maint:
             self.maint = False
             app.usb_interrupt(False)  # Ctrl-C off again: the REPL closes with bench mode
-        if self.restart_at is not None:
+        if self.restart_at:
             self.restart_at = None     # a maintenance boot not begun yet: called off
             maint_flag(app.store, False)
         if self.test:
@@ -216,9 +217,9 @@ class Console:
 
 
 # -- the commands: each (console, cmd, args, now) -> its reply (a dict, or the text of an error:
-# Console.reply sends {"error": text}), or None while it runs on. A job (console.job) answers
-# a pass or more later: step(console, now) -> its reply, or None
-# while it runs on; busy: whether its last step worked (a quiet pass can collect garbage).
+# Console.reply sends {"error": text}), or None while it runs on. A job (console.job) answers a
+# pass or more later: step(console, now) -> its reply, or None while it runs on; busy: whether
+# its last step worked (a quiet pass can collect garbage).
 class Pressed:
     """`press`'s answer, a pass later: the screen once what the press began is done (a code
     try counted in its pass is compared after that pass's persist)."""
@@ -228,7 +229,7 @@ class Pressed:
         self.reply = reply  # {"ok": cmd, "button": name}: the screen is added
 
     def step(self, con, now):
-        self.reply["screen"] = con.app.controller.view().screen
+        self.reply["screen"] = con.app.controller.screen
         return self.reply
 
 
@@ -245,7 +246,7 @@ class Unlock:
     flash (the lock screen's own way); never while the flash refuses it."""
     busy = False
     said: "str | None" = ""  # the Lockout's word once compared (None opens); "": not yet
-    passes = 0
+    passes = _UNLOCK_PASSES  # left to wait for the flash to take the try's count
 
     def judged(self, said):
         self.said = said
@@ -254,8 +255,8 @@ class Unlock:
         c = con.app.controller
         said = self.said
         if said == "":  # not compared yet: the flash has not taken the count
-            self.passes += 1
-            if self.passes < _UNLOCK_PASSES:
+            self.passes -= 1
+            if self.passes:
                 return None
             c.lockout.cancel()
             said = "The flash did not save the try: it was not checked."
@@ -289,11 +290,12 @@ def lock(con, cmd, args, now):
 def maint_flag(store, on):
     """MAINT_FLAG, an empty file in the store's folder for main.py: made or removed.
     -> True once done."""
+    path = store.root + MAINT_FLAG
     try:
         if on:
-            flashfs.make(store.fs, store.root + MAINT_FLAG)
+            flashfs.make(store.fs, path)
         else:
-            store.fs.remove(store.root + MAINT_FLAG)
+            store.fs.remove(path)
     except OSError:
         return False
     return True

@@ -39,8 +39,8 @@ class Lock(Screen):
         ctl.beep("click")
         self.code += button[0]
         if len(self.code) >= lockout.presses():
-            code, self.code = self.code, ""
-            said = lockout.attempt(code, self.judged)
+            said = lockout.attempt(self.code, self.judged)
+            self.code = ""
             if said:  # (a refusal, or None)
                 ctl.say("Referee lock", said, self.back)
 
@@ -163,9 +163,8 @@ class RefMenu(Menu):
             play.referee_fail()
             ctl.go_home()
         elif item == "Helper leaves":
-            helping = play.helper_leaves()
             ctl.say("Helper left", "%d helping now. Deck %s" % (
-                helping, texts.deck_line(play.action.deck.counts())), self, "click")
+                play.helper_leaves(), texts.deck_line(play.action.deck.counts())), self, "click")
         elif item == "Adjust deck":
             ctl.goto(Adjust(ctl, self.back))
         elif item == "Undo last draw":
