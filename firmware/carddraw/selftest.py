@@ -57,8 +57,8 @@ class SelfTest:
         self.board = board
         self.store = store
         stages = self.stages = []  # (kind, arg) each, in order
-        for kind, args in (("led", LEDS), ("pattern", (0, 1)), ("buzzer", BUZZER),
-                           ("battery", (None,)), ("button", config.BUTTONS), ("end", (None,))):
+        for kind, args in (("led", LEDS), ("pattern", [0, 1]), ("buzzer", BUZZER),
+                           ("battery", [None]), ("button", config.BUTTONS), ("end", [None])):
             for arg in args:
                 stages.append((kind, arg))
         self.missing = []      # buttons not pressed in time
