@@ -73,7 +73,7 @@ class Journal:
         self.next = 1       # the next entry's number
         self.entries = []   # Entry, oldest first: SLOTS a folder of self.folders at most
         self.kept = 0       # records the entries keep in RAM (KEPT_MOST at most)
-        self.opened = None  # {"path", "file"}: the next entry's slot, opened ahead
+        self.opened = None  # {"where": (folder, slot), "file"}: the next entry's slot, opened ahead
 
     # -- boot: what the journal holds -------------------------------------------------------------
     def read(self, done):
@@ -223,7 +223,7 @@ class Journal:
             self.folders.append(n)
             self.ready = None
         # text mode: MicroPython writes the str as it is (no copy), CPython's files encode it
-        f = self._take(self._path(n, slot))
+        f = self._take(where)
         try:
             f.write(text)
         finally:
@@ -255,19 +255,18 @@ class Journal:
         where = self._next()
         if self.opened is not None or where is None:
             return False
-        path = self._path(where[0], where[1])
-        self.opened = {"path": path, "file": self.fs.open(path, "w")}
+        self.opened = {"where": where, "file": self.fs.open(self._path(*where), "w")}
         return True
 
-    def _take(self, path):
-        """The slot file at `path`, for the entry written now: the one opened ahead, or
-        opened now."""
+    def _take(self, where):
+        """The slot file at `where` (folder, slot), for the entry written now: the one opened
+        ahead (its path not formatted again in a press's pass), or opened now."""
         opened, self.opened = self.opened, None
         if opened is not None:
-            if opened["path"] == path:
+            if opened["where"] == where:
                 return opened["file"]
             opened["file"].close()  # not this slot (a catch-up moved on): let go
-        return self.fs.open(path, "w")
+        return self.fs.open(self._path(*where), "w")
 
     def prepare(self):
         """A step of making the next folder (a folder, each slot, the rename out), inside the

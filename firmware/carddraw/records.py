@@ -21,12 +21,10 @@ def pack(record):
     names = PACKED.get(record.get("ev"))
     if names is None or len(record) != len(names) + 1:
         return record
-    values = [record["ev"]]
-    for name in names:
-        if name not in record:  # the same number of fields, not the same ones
-            return record
-        values.append(record[name])
-    return values
+    try:  # a comprehension: MicroPython's quickest loop (a draw's pass packs its record)
+        return [record["ev"]] + [record[name] for name in names]
+    except KeyError:  # the same number of fields, not the same ones
+        return record
 
 
 def unpack(values):
