@@ -120,18 +120,20 @@ class LogFile:
         the whole of it. -> whether it holds one."""
         path = self.path(first)
         size = self.sizes[first]
-        if first == self.segs[-1] and size:
-            self.torn = not self._ends_line(path, size)
+        newest = first == self.segs[-1] and size
         for at in (size - TAIL, size - 2 * LINE_MAX, 0):
             if at < 0:
                 continue  # the segment is shorter: read from further back
-            found = None
+            found = end = None
             tail = []  # from `at`, read newest first (one parse, as a rule)
-            for line, _ in logread.lines(self.fs, path, max(0, at - 1), self.limit + LINE_MAX):
+            for line, end in logread.lines(self.fs, path, max(0, at - 1), self.limit + LINE_MAX):
                 if at:
                     tail.append(line)
                 else:  # the whole segment, the tail being damage: streamed
                     found = _sealed(line) or found
+            if newest:  # a whole last line read ends at the size; else the last byte is looked at
+                self.torn = end != size and not self._ends_line(path, size)
+                newest = False
             for line in reversed(tail[1:]):  # the first read from `at` may be a line's tail
                 found = _sealed(line)
                 if found:
