@@ -17,7 +17,10 @@ An event's estimate, from the press event (the debounced press, as that table ti
   what a press's pass costs on the chip that native time does not show (the loop's own
   overhead, the flash's stalls around a program), K the share of the bytecode slowdown the
   firmware's mix pays. The boot, mostly imports (C), has its own factor BOOT_K from its one
-  measured figure. The fit's residuals are printed by make bench beside each event.
+  measured figure. That figure runs from reset, so MicroPython's own start and the mount are
+  in it, and BOOT_K scales them with the firmware's time although they do not shrink: for a
+  firmware lighter than 892aee1's the boot's estimate is on the low side. The fit's residuals
+  are printed by make bench beside each event.
 - Anchored: each measured event's estimate has the fit's own error on 892aee1 for that event
   taken off (residual()), and its budget (set at the measured mean) is judged on the median
   pass; what no measure anchors is the fit alone.
