@@ -61,8 +61,7 @@ class Action:
     # -- drawing ------------------------------------------------------------------------------
     def draw(self, rng):
         """R9: draw one card; it is pending until accept() (R15)."""
-        if self.state != ACTIVE or self.pending is not None:
-            self._between_draws("draw")  # raises: why not
+        self._between_draws("draw")
         colour = self._pick(rng)
         self.pending = colour
         self.draws += 1

@@ -225,8 +225,7 @@ class App:
         ok = self.store.commit(c.take_log(), c.settings if changed else None, c.hint())
         if ok:
             self.committed = c.settings_version
-        if self.applied != c.settings_version:  # (a call less in a draw's pass)
-            self.apply_settings()
+        self.apply_settings()
         return ok
 
     def fail(self, exc):

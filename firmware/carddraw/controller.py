@@ -107,8 +107,6 @@ class Controller:
 
     def settle(self, saved=True):
         """A code try counted, compared once its count is on flash (saved). -> whether."""
-        if not (self.lockout.pending or self.lockout.stalled):
-            return False  # no try waits (every pass asks)
         try:
             settled = self.lockout.settle(saved)
         except Exception as e:
@@ -223,17 +221,13 @@ class Controller:
             self._beeps.add(name)
 
     def record(self, event, **fields):
-        """A log record: {"ev": event, "ms": now, ...}, queued by put() as every record is
-        (play.py's too); only the journal packs them for flash (records.py)."""
+        """A log record: {"ev": event, "ms": now, ...}: the one way every record is made (play.py's
+        too); only the journal packs them for flash (records.py)."""
         entry = {"ev": event, "ms": self.now}
         entry.update(fields)
-        self.put(entry)
-
-    def put(self, entry):
-        """A record made whole ({"ev", "ms": now, then its fields}) for the app's next persist."""
         if self.seeded:
             entry["seeded"] = True
-        self._records.add(entry)
+        self._records.add(entry)  # for the app's next persist
 
     def change(self, name, value):
         """Change one setting (the app saves settings when settings_version moves)."""

@@ -183,15 +183,12 @@ class Play:
         """R9: a card drawn (card: the one a record names, played again); with no redraw
         left it applies at once (R15)."""
         action = self.action
-        ctl = self.ctl
         before = saved.to_dict(action)
         action.draw(self.rng(card))  # R22 raises on an empty deck: no change
         self.undo = before
         self.rearm()  # R21
         self.applied = False
-        if not self.replaying:  # the record made whole (record()'s keywords: twice the time)
-            ctl.put({"ev": "draw", "ms": ctl.now, "n": action.draws, "card": action.pending,
-                     "deck": list(action.deck.counts()), "timed": timed})
+        self.record("draw", n=action.draws, card=action.pending, deck=self.deck(), timed=timed)
         self.shown()
 
     def redraw(self, card=None):

@@ -33,8 +33,8 @@ class Kept(Controller):
         self.log = []
         Controller.__init__(self, settings, rng, now_ms, replay)
 
-    def put(self, entry):
-        Controller.put(self, entry)
+    def record(self, event, **fields):
+        Controller.record(self, event, **fields)
         self.log.append(self._records.items[-1])  # the record just queued for the app
 
 
