@@ -8,6 +8,7 @@ import sys
 import types
 
 from benchkit import Bench
+from carddraw import config
 
 PERIOD = 1 << 30   # the RP2040 port's ticks_ms() period
 
@@ -23,9 +24,11 @@ class Sleep:
         yield
 
 
-def passes_of(steps, start_tick, monkeypatch):
+def passes_of(steps, start_tick, monkeypatch, wakes=None, pass_ms=0, slept=None):
     """Drive App.run() over ticks_ms() readings that move by `steps` (ms each), from
-    start_tick, wrapping as the board's do -> the counts loop_pass got, one a pass."""
+    start_tick, wrapping as the board's do -> the counts loop_pass got, one a pass. wakes:
+    the buttons' wake each pass leaves (a debounce's end, ms from the pass); pass_ms: each
+    pass's own time; slept: the sleeps run() asked for."""
     b = Bench()
     app = b.app
     ticks = [start_tick]
@@ -33,8 +36,18 @@ def passes_of(steps, start_tick, monkeypatch):
     board.ticks_ms = lambda: ticks[0]
     board.ticks_diff = ticks_diff
     seen = []
-    monkeypatch.setattr(app, "loop_pass", lambda now: seen.append(now) or True)
-    monkeypatch.setitem(sys.modules, "asyncio", types.SimpleNamespace(sleep_ms=lambda ms: Sleep()))
+
+    def one_pass(now):
+        seen.append(now)
+        ticks[0] = (ticks[0] + pass_ms) % PERIOD
+        if wakes:
+            board.buttons.wake = now + wakes.pop(0)
+        return True
+
+    monkeypatch.setattr(app, "loop_pass", one_pass)
+    sleeps = [] if slept is None else slept
+    monkeypatch.setitem(sys.modules, "asyncio",
+                        types.SimpleNamespace(sleep_ms=lambda ms: sleeps.append(ms) or Sleep()))
     loop = app.run()
     loop.send(None)                   # to the first pass and its sleep
     for step in steps:
@@ -59,3 +72,13 @@ def test_the_count_stays_exact_through_weeks_switched_on(monkeypatch):
     seen = passes_of(steps, 12345, monkeypatch)
     assert [b - a for a, b in zip(seen, seen[1:])] == steps
     assert seen[-1] - seen[0] == sum(steps) > 4 * PERIOD
+
+
+def test_the_next_pass_comes_as_a_press_s_debounce_ends(monkeypatch):
+    # board.Buttons.wake: when the debounce of the last edge the pins stamped ends; run()
+    # sleeps until then (less the pass's own time, LOOP_MS at most) if it is still to come,
+    # so a press acts as its debounce ends, not up to LOOP_MS later; else LOOP_MS
+    slept = []
+    passes_of([20] * 6, 1000, monkeypatch, [-50, 7, 12, 0, 50, 2, 3], pass_ms=4, slept=slept)
+    assert slept == [config.LOOP_MS, 3, 8, config.LOOP_MS, config.LOOP_MS, 0, 0]
+    assert config.LOOP_MS == 20

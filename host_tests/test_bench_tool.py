@@ -167,6 +167,23 @@ def test_the_slowdown_is_the_larger_ratio_of_the_chip_to_this_machine():
     assert round(model.slowdown(3200, 4500)) == 165
 
 
+def test_the_fit_is_892aee1_s_pins_read_every_loop_pass_and_today_s_phase_is_a_debounce_s_end():
+    import model
+    # the fit's own figures for the measured firmware (which read the buttons in a pass every
+    # LOOP_MS) are within 30% of the chip's measures, and each measured event's anchor is
+    # the measure less that fit
+    for event in model.PRESSES:
+        cpu, rest = model.CALIBRATION[event]
+        fit = model.press_ms(cpu, rest, model.POLLED_PHASE_MS)
+        assert abs(fit - model.MEASURED[event]) <= 0.3 * model.MEASURED[event]
+        assert model.residual(event) == pytest.approx(model.MEASURED[event] - fit)
+    # today's firmware's pass comes as a debounce ends (App.run, board.Buttons.due): the same
+    # pass's estimate is the polled phase less its own
+    assert model.POLLED_PHASE_MS == model.config.LOOP_MS / 2 > model.PHASE_MS
+    assert model.press_ms(10, 1) == pytest.approx(
+        model.press_ms(10, 1, model.POLLED_PHASE_MS) - model.POLLED_PHASE_MS + model.PHASE_MS)
+
+
 def test_the_calibration_runs_both_workloads_under_native_micropython():
     if runner.missing():
         pytest.fail(runner.missing())

@@ -196,3 +196,59 @@ def test_board_buttons_poll_and_held():
     assert r["held_two"] == ["HELP", "RANK"]
     assert r["names"] == ["RANK", "HELP", "DRAW", "STOP"]
     assert r["empty"] == []
+
+
+def test_a_press_acts_as_its_debounce_ends_when_the_pins_interrupts_stamp_its_edges():
+    # App.run's loop: the pins' interrupts stamp each edge, the debounce counts from the
+    # finger, and `wake` says when it ends (the loop's next pass comes then, not up to
+    # LOOP_MS later). Without the stamps it counts from the pass that first read the pin.
+    r = vm("""
+        ticks = [1000]
+        def at(ms):   # the app's count (apart from the ticks: both move together)
+            ticks[0] = 1000 + ms
+            return 50000 + ms
+        def edge(ms, down, name="DRAW"):  # the pin changes at ms, between passes
+            ticks[0] = 1000 + ms
+            (SIM.press if down else SIM.release)(name)
+        def poll(ms):
+            return [list(e) for e in buttons.poll(at(ms), ["HELP"])]
+        def wake():
+            return buttons.wake - 50000
+        out = {}
+        buttons = B.Board().buttons
+        buttons.stamp_edges(lambda: ticks[0])
+        out["idle"] = [poll(0), wake()]
+        edge(5, True)                                   # the finger, 5 ms after a pass
+        out["seen"] = [poll(20), wake()]                # steady 15 ms of 20: at 25
+        out["acts"] = [poll(24), poll(25)]              # as it ends, not at the next LOOP_MS
+        edge(100, False)
+        out["release"] = [poll(110), wake(), poll(120)]
+        edge(200, True); edge(202, False); edge(204, True)   # bounce: steady from the last
+        out["bounce"] = [poll(210), wake(), poll(223), poll(224)]
+        edge(300, False)
+        poll(320)
+        edge(330, True); edge(333, False)               # a glitch between two passes
+        out["glitch"] = [poll(340), poll(360)]
+        edge(400, True, "HELP")                         # a long press counts from the finger
+        out["long"] = [poll(420), poll(400 + config.LONG_PRESS_MS - 1),
+                       poll(400 + config.LONG_PRESS_MS)]
+        edge(1500, False, "HELP")
+        poll(1520)
+        edge(1600, True, "HELP"); edge(1610, True)      # two pins: both from the later edge
+        out["two"] = [poll(1620), wake(), poll(1629), poll(1630)]
+        SIM.reset()
+        buttons = B.Board().buttons                     # no stamps (the simulator, tests)
+        poll(0)
+        edge(5, True)
+        out["plain"] = [poll(20), buttons.wake, poll(39), poll(40)]
+        RESULT = out
+    """)
+    assert r["idle"] == [[], -50000]
+    assert r["seen"] == [[], 25]
+    assert r["acts"] == [[], [["DRAW", "short"]]]
+    assert r["release"] == [[], 120, []]   # the release counts, silent (acted going down)
+    assert r["bounce"] == [[], 224, [], [["DRAW", "short"]]]
+    assert r["glitch"] == [[], []]
+    assert r["long"] == [[], [], [["HELP", "long"]]]
+    assert r["two"] == [[], 1630, [], [["DRAW", "short"]]]   # HELP: long press, at release
+    assert r["plain"] == [[], 0, [], [["DRAW", "short"]]]

@@ -261,8 +261,8 @@ class App:
         return True
 
     async def run(self, stream=None):
-        """The board's loop: loop_pass every LOOP_MS, the watchdog started first; `stream`
-        (sys.stdin) is the USB console."""
+        """The board's loop: loop_pass every LOOP_MS (or as a press's debounce ends), the
+        watchdog started first; `stream` (sys.stdin) is the USB console."""
         import asyncio  # here, not at the top: the first frame does not wait for it
         board = self.board
         self.usb_interrupt(False)
@@ -270,6 +270,8 @@ class App:
             board.watchdog(config.WATCHDOG_MS)
         if stream is not None:
             self.listen(stream, sys.stdout)
+        buttons = board.buttons
+        buttons.stamp_edges(board.ticks_ms)
         # ticks_ms wraps (every 2**30 ms on the RP2040) and ticks_diff is right only under
         # 2**29 ms (6.2 days): the count that never wraps moves on by each pass's own step
         last = board.ticks_ms()
@@ -279,7 +281,12 @@ class App:
             now += board.ticks_diff(t, last)
             last = t
             self.loop_pass(now)
-            await asyncio.sleep_ms(config.LOOP_MS)
+            # the next pass LOOP_MS on, or as the debounce of an edge the pins stamped ends
+            # (board.Buttons.wake): a press acts then, not up to LOOP_MS later
+            wait = config.LOOP_MS
+            if now < buttons.wake:
+                wait = max(0, min(wait, buttons.wake - now - board.ticks_diff(board.ticks_ms(), t)))
+            await asyncio.sleep_ms(wait)
 
 
 def main():

@@ -21,8 +21,11 @@ from .ssd1306 import SSD1306
 class Buttons:
     """config.BUTTONS on their pins with pull-ups, each read into its Button (button.py:
     debounce and long press)."""
+    edge = None  # the ticks of the last edge of any pin since the last poll
+    wake = 0  # now_ms when that edge's debounce ends: App.run's next pass comes then
 
     def __init__(self):
+        self.clock = ticks_ms  # the stamps' (stamp_edges)
         self.buttons = buttons = []
         for name in config.BUTTONS:
             buttons.append(Button(name, Pin(config.BUTTON_PINS[name], Pin.IN, Pin.PULL_UP)))
@@ -32,17 +35,34 @@ class Buttons:
         tuple when there are none (every loop pass asks: it allocates nothing then). longs:
         the buttons with a long press on the screen on show (the others act as they go
         down)."""
+        edge = self.edge
+        if edge is not None:  # in the app's ms: the ticks since, from now_ms (what the pass
+            self.edge = None  # did before this poll counts as steady: a ms or two)
+            edge = now_ms - ticks_diff(self.clock(), edge)
+            self.wake = edge + config.DEBOUNCE_MS
         events = None
         for b in self.buttons:
             level = b.pin.value()
             if level and b.raw == 1 and not b.pressed:
                 continue  # up and settled: update() would change nothing (most, most passes)
-            event = b.update(level, now_ms, b.name in longs)
+            event = b.update(level, now_ms, b.name in longs, edge)
             if event:
                 if events is None:
                     events = []
                 events.append((b.name, event))
         return events or ()
+
+    def stamp_edges(self, clock):
+        """The board's loop (App.run): the pins' interrupts stamp their edges (clock() ticks),
+        so that a press's debounce counts from the finger, not from the pass that next reads
+        the pin, and the loop's next pass comes as it ends (wake). Two pins changing between
+        two passes both count from the later edge: a debounce longer, never shorter."""
+        self.clock = clock
+        for b in self.buttons:
+            b.pin.irq(self._stamp)  # on both edges (Pin.irq's default trigger)
+
+    def _stamp(self, pin):  # a pin's interrupt (soft: run between bytecodes)
+        self.edge = self.clock()
 
     def held(self):
         """Names of the buttons down right now, read from the pins (for held-at-power-on)."""

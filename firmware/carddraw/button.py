@@ -9,10 +9,12 @@ from . import config
 
 
 class Button:
-    """update(level, now_ms, has_long) takes the raw level (0 = pressed: the pin has a pull-up
-    and the button joins it to GND) and returns "short", "long" or None:
+    """update(level, now_ms, has_long, edge) takes the raw level (0 = pressed: the pin has a
+    pull-up and the button joins it to GND) and returns "short", "long" or None:
     - a level counts only once it has been steady for config.DEBOUNCE_MS, so contact bounce
-      shorter than that gives exactly one press and one release;
+      shorter than that gives exactly one press and one release; steady since the pins'
+      last edge (`edge`: board.Buttons' interrupts stamp them) if given, else since the
+      first update that saw it;
     - has_long False (the screen on show gives this button no long press): "short" as soon as
       the press counts, the finger going down; its release is then silent;
     - has_long True: "long" once, when a press has lasted config.LONG_PRESS_MS (its release
@@ -30,13 +32,13 @@ class Button:
         self._down_at = 0      # when the current press began
         self._quiet = False    # the current press has had its event (down, long, power-on)
 
-    def update(self, level, now_ms, has_long=True):
+    def update(self, level, now_ms, has_long=True, edge=None):
         if level != self.raw:
             if self.raw < 0:  # the first update: a press already down makes no event
                 self.pressed = self._quiet = level == 0
             self.raw = level
-            self._since = now_ms
-        elif (level == 0) != self.pressed and now_ms - self._since >= config.DEBOUNCE_MS:
+            self._since = now_ms if edge is None else edge
+        if (level == 0) != self.pressed and now_ms - self._since >= config.DEBOUNCE_MS:
             self.pressed = level == 0
             if self.pressed:
                 self._down_at = self._since

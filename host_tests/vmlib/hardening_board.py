@@ -22,6 +22,11 @@ class Buttons:
     def held(self):
         return ()
 
+    wake = 0  # App.run's: no edge stamped here, no debounce to wake for
+
+    def stamp_edges(self, clock):  # App.run's: no pins here, no edges to stamp
+        pass
+
 
 class Display:
     """Keeps the text drawn on it (row by row) and counts frames; the shapes (fill, fill_rect,

@@ -4,8 +4,11 @@ RPI_PICO build on an emulated RP2040 at 125 MHz, commit 892aee1, the deployed .m
 
 An event's estimate, from the press event (the debounced press, as that table times it):
     PHASE_MS + FIXED_MS + K * cpu + flash + I2C
-- PHASE_MS: the loop's phase. A pass comes every LOOP_MS, so a press event waits 0 to LOOP_MS
-  for the pass that sees it: LOOP_MS / 2 on average.
+- PHASE_MS: the loop's phase, from the press event to the pass that sees it. 892aee1 read the
+  buttons in a pass every LOOP_MS, so a press event waited 0 to LOOP_MS for it: LOOP_MS / 2
+  on average (POLLED_PHASE_MS, in the fit). This firmware's pins stamp their edges and
+  App.run's next pass comes as a debounce ends: asyncio's sleep wakes within its ms, so
+  PHASE_MS is 1 ms (an estimate: the chip has not measured this firmware).
 - cpu: native MicroPython's time for the pass to that mark (the unix port, the deployed .mpy
   files) times the slowdown calibrated on this machine: two workloads (fib(20) 238
   ms, a 100,000-step loop 741 ms on the chip) against their time here (calibrate(): x150 where
@@ -36,7 +39,8 @@ CHIP_US = {"fib(20)": 238000, "loop": 741000}   # the rp2 port, measured
 PAGE_MS = {"typical": 0.4, "worst": 3.0}
 ERASE_MS = {"typical": 45.0, "worst": 400.0}
 I2C_HZ = config.I2C_FREQ
-PHASE_MS = config.LOOP_MS / 2.0
+POLLED_PHASE_MS = config.LOOP_MS / 2.0   # 892aee1's, a pass every LOOP_MS (the fit's)
+PHASE_MS = 1.0                           # this firmware's: a pass as a debounce ends
 
 # The rp2 port's measured table (commit 892aee1, .mpy files): ms from the press event (the
 # release + the 30 ms debounce of that firmware), the boot from reset to the first frame.
@@ -61,7 +65,7 @@ def _fit():
     points = [(CALIBRATION[e], MEASURED[e]) for e in PRESSES]
     points += [(CALIBRATION_OFF[e], MEASURED_OFF[e]) for e in PRESSES]
     xs = [cal[0] for cal, _ in points]
-    ys = [ms - PHASE_MS - cal[1] for cal, ms in points]
+    ys = [ms - POLLED_PHASE_MS - cal[1] for cal, ms in points]
     mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
     k = (sum((x - mx) * (y - my) for x, y in zip(xs, ys))
          / sum((x - mx) ** 2 for x in xs))
@@ -72,10 +76,10 @@ K, FIXED_MS = _fit()
 BOOT_K = (MEASURED["boot"] - CALIBRATION["boot"][1]) / CALIBRATION["boot"][0]
 
 
-def press_ms(cpu, rest):
+def press_ms(cpu, rest, phase=PHASE_MS):
     """An event's estimate from the press event: its pass's cpu (ms at the slowdown) and its
-    flash and I2C ms."""
-    return PHASE_MS + FIXED_MS + K * cpu + rest
+    flash and I2C ms (phase: 892aee1's for the fit's own figures)."""
+    return phase + FIXED_MS + K * cpu + rest
 
 
 def boot_ms(cpu, rest):
@@ -87,7 +91,7 @@ def residual(event):
     today's estimate, it anchors the event to its measure, so that a budget set at the
     measured figure is judged by what changed since, not by the fit's error on that event."""
     cpu, rest = CALIBRATION[event]
-    fit = boot_ms(cpu, rest) if event == "boot" else press_ms(cpu, rest)
+    fit = boot_ms(cpu, rest) if event == "boot" else press_ms(cpu, rest, POLLED_PHASE_MS)
     return MEASURED[event] - fit
 
 
@@ -96,7 +100,7 @@ def fit_note():
     out = []
     for e in PRESSES + ("boot",):
         cpu, rest = CALIBRATION[e]
-        est = boot_ms(cpu, rest) if e == "boot" else press_ms(cpu, rest)
+        est = boot_ms(cpu, rest) if e == "boot" else press_ms(cpu, rest, POLLED_PHASE_MS)
         out.append("%s %.1f (measured %.1f)" % (e, est, MEASURED[e]))
     return ", ".join(out)
 

@@ -113,9 +113,11 @@ def chip_part(out, ctx):
              "commit 892aee1")
     out.note("  (docs/reliability.md; an emulated RP2040, not reproducible here). From the press "
              "event: phase %.0f ms" % model.PHASE_MS)
-    out.note("  (LOOP_MS / 2) + fixed %.1f ms + %.3f x CPU + flash + I2C, K and the fixed cost "
-             "fitted to that" % (model.FIXED_MS, model.K))
-    out.note("  table; CPU: native MicroPython times the slowdown calibrated in each of %d runs "
+    out.note("  (a pass as its debounce ends; 892aee1's: %.0f, LOOP_MS / 2) + fixed %.1f ms + "
+             "%.3f x CPU + flash + I2C," % (model.POLLED_PHASE_MS, model.FIXED_MS, model.K))
+    out.note("  K and the fixed cost fitted to that table; CPU: native MicroPython times the "
+             "slowdown calibrated")
+    out.note("  in each of %d runs "
              "(x%.0f..x%.0f)." % (len(p.native.runs), min(p.native.factors),
                                  max(p.native.factors)))
     out.note("  The fit on 892aee1: " + model.fit_note() + ".")
