@@ -11,7 +11,7 @@ and keeps it until something changes; view(quick=True), in a pass that answers a
 shows "..." for odds that a later pass's full view() works out. After a power cut the log's
 last action is played again (replay): switching off is no escape from a black card (R14).
 """
-from . import config, lockcode, render, settings as known
+from . import config, render, settings as known
 from .deck import RuleError
 from .rng import Rng
 from .screens import Message, Plan, Setup
@@ -29,7 +29,11 @@ class Controller:
         self.play = None           # the action in play (play.Play)
         self.chained = False       # R17: the next action is chained
         self.log_room = True       # the log can hold a new action to its end (the app says)
-        self.lockout = lockcode.Lockout(self)
+        # the code's tries (the lockout property): made at their first use, or now if wrong
+        # tries are counted (a wait due at boot runs from the boot)
+        self._lockout = None
+        if self.settings["lock_fails"] or self.settings["recovery_fails"]:
+            self._lockout = self.lockout
         self.idle = now_ms         # the last press: the referee screens close IDLE_MS after
         self.shown = Setup(self)   # the screen on show
         self._records = render.Queue()   # for the app's next persist
@@ -107,12 +111,15 @@ class Controller:
 
     def settle(self, saved=True):
         """A code try counted, compared once its count is on flash (saved). -> whether."""
+        lockout = self._lockout
+        if lockout is None:
+            return False  # no try since the boot
         try:
-            settled = self.lockout.settle(saved)
+            settled = lockout.settle(saved)
         except Exception as e:
             self._failsafe(e, self.shown)
             return True
-        if settled or self.lockout.stalled:
+        if settled or lockout.stalled:
             self._view = None
         return settled
 
@@ -133,6 +140,19 @@ class Controller:
                 and self.shown.name == "card":
             return play.card
         return self.view(quick).led
+
+    @property
+    def lockout(self):
+        """The code's tries (lockcode.Lockout), made at their first use: a boot imports no
+        lockcode unless wrong tries are counted."""
+        if self._lockout is None:
+            from .lockcode import Lockout
+            self._lockout = Lockout(self)
+        return self._lockout
+
+    @lockout.setter
+    def lockout(self, lockout):  # (as a boot with these settings makes it: the tests')
+        self._lockout = lockout
 
     @property
     def screen(self):

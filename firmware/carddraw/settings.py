@@ -47,6 +47,26 @@ def hashed(code, salt):
     return "%d$%s$" % (len(code), salt) + "%02x" * 32 % tuple(digest)
 
 
+def matches(lock, entered):
+    """Whether `entered` is the code kept as `lock` ("N$salt$hash": hashed with its salt)."""
+    return bool(lock) and hashed(entered, lock.split("$")[1]) == lock
+
+
+_DEFAULT = {}   # the lock last asked about -> the answer (one entry at most)
+
+
+def default(settings):
+    """Whether the device is still on the default code, R H R H: anyone can open it. Set-up
+    asks at every redraw; a hash is worked out only when the lock changed, and not for
+    config.DEFAULT_LOCK itself (a boot on the default code hashes nothing)."""
+    lock = settings["lock"]
+    answer = _DEFAULT.get(lock)
+    if answer is None:  # a lock not asked about yet: it replaces the last one
+        _DEFAULT.clear()
+        answer = _DEFAULT[lock] = lock == config.DEFAULT_LOCK or matches(lock, "RHRH")
+    return answer
+
+
 def valid(name, value, default):
     """Whether `value` may stand for the setting `name` (whose default is `default`)."""
     if name in config.NUMBERS:
