@@ -26,6 +26,16 @@ class OsFs:
     def listdir(self, path):
         return os.listdir(path.rstrip("/") or ("/" if path == "/" else "."))
 
+    def ilistdir(self, path):
+        """(name, type, inode, size) for each name in a folder: littlefs's (os.ilistdir) has
+        the size, no stat a file; the unix port's and CPython's (the name alone) do not."""
+        if ILISTDIR:
+            return ILISTDIR(path.rstrip("/") or ("/" if path == "/" else "."))
+        return [(name,) for name in self.listdir(path)]
+
+
+ILISTDIR = getattr(os, "ilistdir", None)  # (none in CPython's os)
+
 
 def digits(text):
     """The number a name's part of ASCII digits writes, or None for anything else."""
