@@ -150,10 +150,6 @@ class Controller:
             self._lockout = Lockout(self)
         return self._lockout
 
-    @lockout.setter
-    def lockout(self, lockout):  # (as a boot with these settings makes it: the tests')
-        self._lockout = lockout
-
     @property
     def screen(self):
         return self.shown.name

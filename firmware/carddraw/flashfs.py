@@ -27,14 +27,13 @@ class OsFs:
         return os.listdir(path.rstrip("/") or ("/" if path == "/" else "."))
 
     def ilistdir(self, path):
-        """(name, type, inode, size) for each name in a folder: littlefs's (os.ilistdir) has
-        the size, no stat a file; the unix port's and CPython's (the name alone) do not."""
-        if ILISTDIR:
-            return ILISTDIR(path.rstrip("/") or ("/" if path == "/" else "."))
-        return [(name,) for name in self.listdir(path)]
+        """(name, type, inode, size) for each name in a folder (a path ending in "/"), as
+        MicroPython's os.ilistdir: littlefs's with the size (no stat a file), the unix
+        port's without; CPython's os has none: (name,) alone."""
+        return zip(self.listdir(path)) if ILISTDIR is None else ILISTDIR(path)
 
 
-ILISTDIR = getattr(os, "ilistdir", None)  # (none in CPython's os)
+ILISTDIR = getattr(os, "ilistdir", None)
 
 
 def digits(text):
