@@ -26,14 +26,11 @@ class OsFs:
     def listdir(self, path):
         return os.listdir(path.rstrip("/") or ("/" if path == "/" else "."))
 
-    def ilistdir(self, path):
-        """(name, type, inode, size) for each name in a folder (a path ending in "/"), as
-        MicroPython's os.ilistdir: littlefs's with the size (no stat a file), the unix
-        port's without; CPython's os has none: (name,) alone."""
-        return zip(self.listdir(path)) if ILISTDIR is None else ILISTDIR(path)
-
-
-ILISTDIR = getattr(os, "ilistdir", None)
+    try:  # (name, type, inode[, size: littlefs's]) for each name in a folder ("log/")
+        ilistdir = os.ilistdir
+    except AttributeError:  # CPython's os has none: (name,) alone
+        def ilistdir(self, path):
+            return zip(self.listdir(path))
 
 
 def digits(text):
