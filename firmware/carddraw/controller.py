@@ -112,7 +112,7 @@ class Controller:
     def settle(self, saved=True):
         """A code try counted, compared once its count is on flash (saved). -> whether."""
         lockout = self._lockout
-        if lockout is None:
+        if not lockout:
             return False  # no try since the boot
         try:
             settled = lockout.settle(saved)
@@ -145,7 +145,7 @@ class Controller:
     def lockout(self):
         """The code's tries (lockcode.Lockout), made at their first use: a boot imports no
         lockcode unless wrong tries are counted."""
-        if self._lockout is None:
+        if not self._lockout:
             from .lockcode import Lockout
             self._lockout = Lockout(self)
         return self._lockout

@@ -52,7 +52,7 @@ def matches(lock, entered):
     return bool(lock) and hashed(entered, lock.split("$")[1]) == lock
 
 
-_DEFAULT = {}   # the lock last asked about -> the answer (one entry at most)
+_DEFAULT = [None, False]   # the lock last asked about, and the answer
 
 
 def default(settings):
@@ -60,11 +60,9 @@ def default(settings):
     asks at every redraw; a hash is worked out only when the lock changed, and not for
     config.DEFAULT_LOCK itself (a boot on the default code hashes nothing)."""
     lock = settings["lock"]
-    answer = _DEFAULT.get(lock)
-    if answer is None:  # a lock not asked about yet: it replaces the last one
-        _DEFAULT.clear()
-        answer = _DEFAULT[lock] = lock == config.DEFAULT_LOCK or matches(lock, "RHRH")
-    return answer
+    if lock != _DEFAULT[0]:  # a lock not asked about yet: it replaces the last one
+        _DEFAULT[0], _DEFAULT[1] = lock, lock == config.DEFAULT_LOCK or matches(lock, "RHRH")
+    return _DEFAULT[1]
 
 
 def valid(name, value, default):
