@@ -29,11 +29,7 @@ class Controller:
         self.play = None           # the action in play (play.Play)
         self.chained = False       # R17: the next action is chained
         self.log_room = True       # the log can hold a new action to its end (the app says)
-        # the code's tries (the lockout property): made at their first use, or now if wrong
-        # tries are counted (a wait due at boot runs from the boot)
-        self._lockout = None
-        if self.settings["lock_fails"] or self.settings["recovery_fails"]:
-            self._lockout = self.lockout
+        self._lockout = now_ms     # the code's tries (lockout) once made; the boot's time till then
         self.idle = now_ms         # the last press: the referee screens close IDLE_MS after
         self.shown = Setup(self)   # the screen on show
         self._records = render.Queue()   # for the app's next persist
@@ -112,7 +108,7 @@ class Controller:
     def settle(self, saved=True):
         """A code try counted, compared once its count is on flash (saved). -> whether."""
         lockout = self._lockout
-        if not lockout:
+        if type(lockout) is int:
             return False  # no try since the boot
         try:
             settled = lockout.settle(saved)
@@ -143,12 +139,13 @@ class Controller:
 
     @property
     def lockout(self):
-        """The code's tries (lockcode.Lockout), made at their first use: a boot imports no
-        lockcode unless wrong tries are counted."""
-        if not self._lockout:
+        """The code's tries (lockcode.Lockout), made at their first use (a boot imports no
+        lockcode), a wait due at boot running from the boot all the same."""
+        lockout = self._lockout
+        if type(lockout) is int:  # the boot's time
             from .lockcode import Lockout
-            self._lockout = Lockout(self)
-        return self._lockout
+            lockout = self._lockout = Lockout(self, lockout)
+        return lockout
 
     @property
     def screen(self):

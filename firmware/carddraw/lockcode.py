@@ -61,13 +61,13 @@ class Lockout:
     pending = None   # (the code, its kind, done(said)): counted, not yet compared
     stalled = False  # the flash did not take the pending try's count
 
-    def __init__(self, ctl):
+    def __init__(self, ctl, boot):
         self.ctl = ctl
         self.until = {}       # kind -> when its wait ends, in the controller's clock
-        for kind in COUNTS:   # a wait due at boot runs from the boot
+        for kind in COUNTS:   # a wait due at boot runs from the boot (at `boot` ms)
             wait = wait_for(ctl.settings[COUNTS[kind]])
             if wait:
-                self.until[kind] = ctl.now + wait
+                self.until[kind] = boot + wait
 
     def wait_ms(self, kind="lock"):
         """Milliseconds left of the code's (or the recovery code's) wait, 0 when none."""
