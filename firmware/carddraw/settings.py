@@ -96,8 +96,9 @@ def check(data):
     bad = []
     for name in NAMES:
         if name in data:
-            if valid(name, data[name], settings[name]):
-                settings[name] = data[name]
+            value = data[name]
+            if value is settings[name] or valid(name, value, settings[name]):
+                settings[name] = value  # (the default itself, True or a small int: valid)
             else:
                 bad.append(name)
     if settings["skill"] != "scan" and not settings["ranks"]:
