@@ -1,6 +1,8 @@
 # The settings a player or referee can change: which there are, how the options screen names
 # and steps them, the one check of a settings dict (used by the controller and the store
-# alike), and the one way an Action is built from them. Pure: no I/O.
+# alike), the referee code's form and hash (lockcode.py keeps and judges codes; set-up asks
+# default() here, so a boot imports no lockcode), and the one way an Action is built from
+# them. Pure: no I/O.
 # Defaults and ranges live in config.py (config.NUMBERS, config.FLAGS), next to the pins.
 from . import config
 
@@ -98,7 +100,7 @@ def check(data):
         if name in data:
             value = data[name]
             if value is settings[name] or valid(name, value, settings[name]):
-                settings[name] = value  # (the default itself, True or a small int: valid)
+                settings[name] = value  # (the default itself is valid: no valid() asked)
             else:
                 bad.append(name)
     if settings["skill"] != "scan" and not settings["ranks"]:
