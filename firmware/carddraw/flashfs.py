@@ -26,11 +26,9 @@ class OsFs:
     def listdir(self, path):
         return os.listdir(path.rstrip("/") or ("/" if path == "/" else "."))
 
-    try:  # (name, type, inode[, size: littlefs's]) for each name in a folder ("log/")
-        ilistdir = os.ilistdir
-    except AttributeError:  # CPython's os has none: (name,) alone
-        def ilistdir(self, path):
-            return zip(self.listdir(path))
+    # (name, type, inode[, size: littlefs's]) for each name in a folder ("log/"); CPython's
+    # os has none: (name,) alone
+    ilistdir = getattr(os, "ilistdir", lambda self, path: zip(self.listdir(path)))
 
 
 def digits(text):

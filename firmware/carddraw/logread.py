@@ -75,7 +75,7 @@ def lines(fs, path, start=0, budget=0):
                     yield None, at
                 skipping = True
                 continue
-            if end == 0:  # blank lines in a row (a block's padding): one line
+            if not end:  # blank lines in a row (a block's padding): one line
                 end = len(buf) - len(buf.lstrip(b"\n")) - 1  # (a chunk's at most)
             line = buf[:end + 1]
             buf = buf[end + 1:]

@@ -49,11 +49,6 @@ def hashed(code, salt):
     return "%d$%s$" % (len(code), salt) + "%02x" * 32 % tuple(digest)
 
 
-def matches(lock, entered):
-    """Whether `entered` is the code kept as `lock` ("N$salt$hash": hashed with its salt)."""
-    return bool(lock) and hashed(entered, lock.split("$")[1]) == lock
-
-
 _DEFAULT = [None, False]   # the lock last asked about, and the answer
 
 
@@ -63,7 +58,8 @@ def default(settings):
     config.DEFAULT_LOCK itself (a boot on the default code hashes nothing)."""
     lock = settings["lock"]
     if lock != _DEFAULT[0]:  # a lock not asked about yet: it replaces the last one
-        _DEFAULT[0], _DEFAULT[1] = lock, lock == config.DEFAULT_LOCK or matches(lock, "RHRH")
+        _DEFAULT[0], _DEFAULT[1] = lock, lock == config.DEFAULT_LOCK \
+            or hashed("RHRH", lock.split("$")[1]) == lock  # (lockcode.matches)
     return _DEFAULT[1]
 
 
