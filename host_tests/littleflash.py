@@ -11,9 +11,10 @@ littlefs-python) on a flash chip in RAM that counts its operations and can lose 
   modes r/w/a/x (+ "b", "+") as MicroPython maps them to littlefs ("w" creates or truncates,
   "a" creates if missing, "r" of a missing file is ENOENT); rename (atomic, replaces the
   target), remove, stat (a 10-tuple: [0] 0x8000 file or 0x4000 folder, [6] the size), listdir,
-  mkdir, rmdir (ENOTEMPTY on a folder with entries). Paths are from the root, with or
-  without "/" at either end. Errors are OSError(errno, text), errno as MicroPython's
-  (littlefs' own codes: ENOENT 2, EIO 5, EISDIR 21, ENOSPC 28, ENOTEMPTY 39, EILSEQ 84...).
+  ilistdir ((name, type, 0, size) for each name), mkdir, rmdir (ENOTEMPTY on a folder with
+  entries). Paths are from the root, with or without "/" at either end. Errors are
+  OSError(errno, text), errno as MicroPython's (littlefs' own codes: ENOENT 2, EIO 5,
+  EISDIR 21, ENOSPC 28, ENOTEMPTY 39, EILSEQ 84...).
 - A file's new contents reach flash only at flush() (littlefs file sync) or close(): there is
   no buffering of our own, every write goes straight to littlefs (which keeps it in its cache
   until it fills a page or the file is synced). Creating a file commits its entry at open.
@@ -164,15 +165,21 @@ class LittleFlash:
         return (0x4000, 0, 0, 0, 0, 0, 0, 0, 0, 0)  # littlefs leaves a folder's size unset
 
     def listdir(self, path=""):
+        return [e[0] for e in self.ilistdir(path)]
+
+    def ilistdir(self, path=""):
+        """(name, type, 0, size) for each name, as VfsLfs2's os.ilistdir (a folder's size 0)."""
         dh = self._call(lfs.dir_open, self._fs, _path(path))
-        names = []
+        entries = []
         try:
             while True:
                 st = self._call(lfs.dir_read, self._fs, dh)
                 if st is None:
-                    return names
+                    return entries
                 if st.name not in (".", ".."):
-                    names.append(st.name)
+                    folder = st.type != lfs.LFSStat.TYPE_REG
+                    entries.append((st.name, 0x4000 if folder else 0x8000, 0,
+                                    0 if folder else st.size))
         finally:
             self._call(lfs.dir_close, self._fs, dh)
 

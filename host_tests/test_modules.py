@@ -168,7 +168,7 @@ def test_protocol_and_selftest_are_not_in_the_boot_heap_on_cpython(tmp_path):
 
 
 RARE = ("protocol", "selftest", "logexport", "migrate")
-WARM = ("action", "play", "playscreens", "referee", "saved")
+WARM = ("action", "play", "playscreens", "referee", "saved", "lockcode")
 
 
 def test_every_module_is_imported_once_and_kept_in_the_vm():
@@ -215,8 +215,8 @@ def test_every_module_is_imported_once_and_kept_in_the_vm():
     firmware = sorted(module_name(p, FIRMWARE)[9:] for p in
                       glob.glob(os.path.join(FIRMWARE, "carddraw", "*.py")))
     assert r["boot"] == [m for m in firmware if m not in RARE]
-    # simhost imports the app: all of it but the action's side and the referee's screens,
-    # which its idle passes import after the first frame (App.warm)
+    # simhost imports the app: all of it but the action's side and the referee's screens
+    # (and their lockcode), which its idle passes import after the first frame (App.warm)
     assert r["before"] == [m for m in r["boot"] if m not in WARM]
     assert r["line"] == sorted(r["boot"] + ["protocol"]) and r["reply"] == "setup"
     assert r["played"] == r["line"]                     # nothing new, nothing dropped

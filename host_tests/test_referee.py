@@ -129,8 +129,7 @@ def test_the_recovery_code_s_presses_stay_on_the_screen():
     fit, stay within the 16 columns (the display would cut the last off)."""
     c = device()
     c.lockout.keep("RHRH")
-    c.change("lock_fails", 5)                      # wrong tries enough for a wait at boot
-    c.lockout = lockcode.Lockout(c)
+    c = device(**dict(c.settings, lock_fails=5))   # wrong tries enough for a wait at boot
     keys(c, "lS")
     for n in range(1, lockcode.RECOVERY):
         keys(c, "R")

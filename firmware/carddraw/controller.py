@@ -11,7 +11,7 @@ and keeps it until something changes; view(quick=True), in a pass that answers a
 shows "..." for odds that a later pass's full view() works out. After a power cut the log's
 last action is played again (replay): switching off is no escape from a black card (R14).
 """
-from . import config, lockcode, render, settings as known
+from . import config, render, settings as known
 from .deck import RuleError
 from .rng import Rng
 from .screens import Message, Plan, Setup
@@ -29,7 +29,7 @@ class Controller:
         self.play = None           # the action in play (play.Play)
         self.chained = False       # R17: the next action is chained
         self.log_room = True       # the log can hold a new action to its end (the app says)
-        self.lockout = lockcode.Lockout(self)
+        self._lockout = now_ms     # the code's tries (lockout) once made; the boot's time till then
         self.idle = now_ms         # the last press: the referee screens close IDLE_MS after
         self.shown = Setup(self)   # the screen on show
         self._records = render.Queue()   # for the app's next persist
@@ -107,12 +107,15 @@ class Controller:
 
     def settle(self, saved=True):
         """A code try counted, compared once its count is on flash (saved). -> whether."""
+        lockout = self._lockout
+        if type(lockout) is int:
+            return False  # no try since the boot
         try:
-            settled = self.lockout.settle(saved)
+            settled = lockout.settle(saved)
         except Exception as e:
             self._failsafe(e, self.shown)
             return True
-        if settled or self.lockout.stalled:
+        if settled or lockout.stalled:
             self._view = None
         return settled
 
@@ -133,6 +136,16 @@ class Controller:
                 and self.shown.name == "card":
             return play.card
         return self.view(quick).led
+
+    @property
+    def lockout(self):
+        """The code's tries (lockcode.Lockout), made at their first use (a boot imports no
+        lockcode), a wait due at boot running from the boot all the same."""
+        lockout = self._lockout
+        if type(lockout) is int:  # the boot's time
+            from .lockcode import Lockout
+            lockout = self._lockout = Lockout(self, lockout)
+        return lockout
 
     @property
     def screen(self):

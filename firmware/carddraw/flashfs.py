@@ -26,6 +26,10 @@ class OsFs:
     def listdir(self, path):
         return os.listdir(path.rstrip("/") or ("/" if path == "/" else "."))
 
+    # (name, type, inode[, size: littlefs's]) for each name in a folder ("", "log/");
+    # CPython's os has none: (name,) alone
+    ilistdir = getattr(os, "ilistdir", lambda self, path: zip(self.listdir(path)))
+
 
 def digits(text):
     """The number a name's part of ASCII digits writes, or None for anything else."""

@@ -66,13 +66,13 @@ class Lockout:
     pending = None   # (the code, its kind, done(said)): counted, not yet compared
     stalled = False  # the flash did not take the pending try's count
 
-    def __init__(self, ctl):
+    def __init__(self, ctl, boot):
         self.ctl = ctl
         self.until = {}       # kind -> when its wait ends, in the controller's clock
-        for kind in COUNTS:   # a wait due at boot runs from the boot
+        for kind in COUNTS:   # a wait due at boot runs from the boot (at `boot` ms)
             wait = wait_for(ctl.settings[COUNTS[kind]])
             if wait:
-                self.until[kind] = ctl.now + wait
+                self.until[kind] = boot + wait
 
     def wait_ms(self, kind="lock"):
         """Milliseconds left of the code's (or the recovery code's) wait, 0 when none."""
@@ -173,17 +173,3 @@ class Lockout:
 def salt(rng):
     """16 hex digits of hardware randomness: the last of a sha256 of two random numbers."""
     return hashed("%d %d" % (rng.randrange(0x3FFFFFFF), rng.randrange(0x3FFFFFFF)), "")[-16:]
-
-
-_DEFAULT = {}   # the lock last asked about -> the answer (one entry at most)
-
-
-def default(settings):
-    """Whether the device is still on the default code, R H R H: anyone can open it. Set-up
-    asks at every redraw; a hash is worked out only when the lock changed."""
-    lock = settings["lock"]
-    answer = _DEFAULT.get(lock)
-    if answer is None:  # a lock not asked about yet: it replaces the last one
-        _DEFAULT.clear()
-        answer = _DEFAULT[lock] = matches(lock, "RHRH")
-    return answer

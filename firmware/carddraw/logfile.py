@@ -97,15 +97,16 @@ class LogFile:
     def open(self):
         """Learn the segments, the last seq and hash (OSError on a flash error)."""
         segs = self.segs = []
-        for name in self.fs.listdir(self.root + config.LOG_DIR):
-            first = segment_seq(name)
+        sizes = self.sizes = {}
+        for e in self.fs.ilistdir(self.root + config.LOG_DIR):
+            first = segment_seq(e[0])
             if first is not None:
                 segs.append(first)
+                # a listing without the size (not littlefs's): a stat
+                sizes[first] = e[3] if len(e) > 3 else flashfs.size(self.fs, self.path(first))
         segs.sort()
-        self.sizes, self.total, self.cur, self.seq, self.prev = {}, 0, 0, 0, ""  # afresh
-        for first in segs:
-            self.cur = self.sizes[first] = flashfs.size(self.fs, self.path(first))
-            self.total += self.cur
+        self.total, self.seq, self.prev = sum(sizes.values()), 0, ""  # afresh
+        self.cur = sizes[segs[-1]] if segs else 0
         exported = flashfs.read_json(self.fs, self.root + config.LOG_EXPORTED_FILE, 32)[0]
         self.exported = exported if type(exported) is int else 0
         for first in reversed(segs):

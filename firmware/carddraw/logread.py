@@ -41,9 +41,11 @@ def seal(seq, prev, record):
 def lines(fs, path, start=0, budget=0):
     """Each line of a log file from byte `start` (where a line starts), as (its bytes, where
     the next line starts): a generator (close() it when stopping early: it holds the file
-    open). A line over LINE_MAX is damage: handed as None, skipped to its end; so is what
-    is left past `budget` bytes (0: no cap), or a read the flash refuses. The file's last
-    line may lack its newline (a torn end, not on littlefs): handed as it is."""
+    open). Blank lines in a row (logfile.py pads a block's end with them, every reader
+    skips them) come as one. A line over LINE_MAX is damage: handed as None, skipped to its
+    end; so is what is left past `budget` bytes (0: no cap), or a read the flash refuses.
+    The file's last line may lack its newline (a torn end, not on littlefs): handed as it
+    is."""
     try:
         f = fs.open(path, "rb")
     except OSError:
@@ -73,6 +75,8 @@ def lines(fs, path, start=0, budget=0):
                     yield None, at
                 skipping = True
                 continue
+            if not end:  # blank lines in a row (a block's padding): one line
+                end = len(buf) - len(buf.lstrip(b"\n")) - 1  # (a chunk's at most)
             line = buf[:end + 1]
             buf = buf[end + 1:]
             at += end + 1

@@ -17,8 +17,9 @@ ACTION_FILE = "action.json"  # older firmware's saved action: removed (the log h
 
 
 def run(store, top):
-    """Every older name in `top` (the store's folder's listing) moved or removed. -> log
-    lines found damaged by a copy. OSError on a flash error: the next boot goes on."""
+    """Every older name in `top` (the store's folder's names: a dict of their types) moved
+    or removed. -> log lines found damaged by a copy. OSError on a flash error: the next
+    boot goes on."""
     fs, root = store.fs, store.root
     gone = [ACTION_FILE, ACTION_FILE + ".tmp"]
     for name in (config.SETTINGS_FILE, config.LOG_EXPORTED_FILE):  # moved by a rename each

@@ -265,7 +265,7 @@ class Unlock:
         con.bench = now
         c.record("bench", mode="on")
         out = {"ok": "unlock", "minutes": _BENCH_MS // 60000}
-        if lockcode.default(c.settings):
+        if settings.default(c.settings):
             out["warning"] = "the referee code is still the default R H R H: change it"
         return out
 

@@ -7,7 +7,7 @@
 # the message, and the set-up side (set-up itself, the difficulty picker, the options, and
 # the Plan: the action set-up would start). The action's screens are in playscreens.py, the
 # referee's in referee.py. docs/screens.md says what each one does.
-from . import config, lockcode, settings as known
+from . import config, settings as known
 from .deck import build_deck
 from .odds import planned_odds
 from .texts import capital, deck_line, odds_words, wrap
@@ -194,7 +194,7 @@ class Setup(Screen):
             mode = "Referee present" if referee else ""
         if not ctl.log_room:  # the next press's meaning, or what stops it
             hint = "Log full: export"
-        elif lockcode.default(settings):  # anyone can open the lock: change the code first
+        elif known.default(settings):  # anyone can open the lock: change the code first
             hint = "Set referee code"
         else:
             hint = "DRAW: start"

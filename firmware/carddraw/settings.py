@@ -1,6 +1,8 @@
 # The settings a player or referee can change: which there are, how the options screen names
 # and steps them, the one check of a settings dict (used by the controller and the store
-# alike), and the one way an Action is built from them. Pure: no I/O.
+# alike), the referee code's form and hash (lockcode.py keeps and judges codes; set-up asks
+# default() here, so a boot imports no lockcode), and the one way an Action is built from
+# them. Pure: no I/O.
 # Defaults and ranges live in config.py (config.NUMBERS, config.FLAGS), next to the pins.
 from . import config
 
@@ -47,6 +49,20 @@ def hashed(code, salt):
     return "%d$%s$" % (len(code), salt) + "%02x" * 32 % tuple(digest)
 
 
+_DEFAULT = [None, False]   # the lock last asked about, and the answer
+
+
+def default(settings):
+    """Whether the device is still on the default code, R H R H: anyone can open it. Set-up
+    asks at every redraw; a hash is worked out only when the lock changed, and not for
+    config.DEFAULT_LOCK itself (a boot on the default code hashes nothing)."""
+    lock = settings["lock"]
+    if lock != _DEFAULT[0]:  # a lock not asked about yet: it replaces the last one
+        _DEFAULT[0], _DEFAULT[1] = lock, lock == config.DEFAULT_LOCK \
+            or hashed("RHRH", lock.split("$")[1]) == lock  # (lockcode.matches)
+    return _DEFAULT[1]
+
+
 def valid(name, value, default):
     """Whether `value` may stand for the setting `name` (whose default is `default`)."""
     if name in config.NUMBERS:
@@ -78,8 +94,9 @@ def check(data):
     bad = []
     for name in NAMES:
         if name in data:
-            if valid(name, data[name], settings[name]):
-                settings[name] = data[name]
+            value = data[name]
+            if value is settings[name] or valid(name, value, settings[name]):
+                settings[name] = value  # (the default itself is valid: no valid() asked)
             else:
                 bad.append(name)
     if settings["skill"] != "scan" and not settings["ranks"]:

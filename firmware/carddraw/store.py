@@ -228,9 +228,10 @@ class Store:
         except OSError:
             pass
         try:
-            top = fs.listdir(root)
-            fresh, old = True, False  # fresh: no folder of ours (made at the first write,
-            for name in top:          # _ready: a fresh device's boot writes nothing)
+            top, fresh, old = {}, True, False  # fresh: no folder of ours (made at the first
+            for e in fs.ilistdir(root):        # write, _ready: a fresh boot writes nothing)
+                name = e[0]  # and its type, listed with it (a stat if not: CPython's os)
+                top[name] = len(e) > 1 and e[1] or fs.stat(root + name)[0]
                 fresh = fresh and name + "/" not in FOLDERS
                 old = old or name.startswith("log.") or name[:1] == "j" and name[1:2].isdigit() \
                     or name in OLDER or name[:-4] in OLDER  # an older firmware's
@@ -238,11 +239,10 @@ class Store:
             if old or not fresh:
                 for name in FOLDERS:
                     name = name[:-1]  # each folder made, a file of its name (not ours) removed
-                    if name in top:
-                        if fs.stat(root + name)[0] & 0x4000:
-                            continue
-                        fs.remove(root + name)
-                    fs.mkdir(root + name)
+                    if not top.get(name, 0) & 0x4000:  # not a folder
+                        if name in top:
+                            fs.remove(root + name)
+                        fs.mkdir(root + name)
                 if old:
                     from . import migrate  # once in a device's life
                     bad = migrate.run(self, top)
