@@ -29,7 +29,9 @@ class Controller:
         self.play = None           # the action in play (play.Play)
         self.chained = False       # R17: the next action is chained
         self.log_room = True       # the log can hold a new action to its end (the app says)
-        self._lockout = now_ms     # the code's tries (lockout) once made; the boot's time till then
+        self._lockout = None       # the code's tries (lockout), made at their first use, or
+        if self.settings["lock_fails"] or self.settings["recovery_fails"]:  # now: a wait due
+            self._lockout = self.lockout                                  # runs from the boot
         self.idle = now_ms         # the last press: the referee screens close IDLE_MS after
         self.shown = Setup(self)   # the screen on show
         self._records = render.Queue()   # for the app's next persist
@@ -108,7 +110,7 @@ class Controller:
     def settle(self, saved=True):
         """A code try counted, compared once its count is on flash (saved). -> whether."""
         lockout = self._lockout
-        if type(lockout) is int:
+        if lockout is None:
             return False  # no try since the boot
         try:
             settled = lockout.settle(saved)
@@ -139,12 +141,12 @@ class Controller:
 
     @property
     def lockout(self):
-        """The code's tries (lockcode.Lockout), made at their first use (a boot imports no
-        lockcode), a wait due at boot running from the boot all the same."""
+        """The code's tries (lockcode.Lockout), made at their first use: a boot with no
+        wrong try counted imports no lockcode."""
         lockout = self._lockout
-        if type(lockout) is int:  # the boot's time
+        if lockout is None:
             from .lockcode import Lockout
-            lockout = self._lockout = Lockout(self, lockout)
+            lockout = self._lockout = Lockout(self)
         return lockout
 
     @property

@@ -66,13 +66,13 @@ class Lockout:
     pending = None   # (the code, its kind, done(said)): counted, not yet compared
     stalled = False  # the flash did not take the pending try's count
 
-    def __init__(self, ctl, boot):
+    def __init__(self, ctl):
         self.ctl = ctl
         self.until = {}       # kind -> when its wait ends, in the controller's clock
-        for kind in COUNTS:   # a wait due at boot runs from the boot (at `boot` ms)
-            wait = wait_for(ctl.settings[COUNTS[kind]])
+        for kind in COUNTS:   # a wait due at boot runs from the boot (Controller makes this
+            wait = wait_for(ctl.settings[COUNTS[kind]])  # then when tries are counted)
             if wait:
-                self.until[kind] = boot + wait
+                self.until[kind] = ctl.now + wait
 
     def wait_ms(self, kind="lock"):
         """Milliseconds left of the code's (or the recovery code's) wait, 0 when none."""
