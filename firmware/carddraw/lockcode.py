@@ -26,7 +26,7 @@
 # code, or a player who pressed wrong codes on purpose to lock the referee out), with its count
 # ("recovery_fails") and waits of its own, the same schedule: 16.7 million codes.
 from .rng import Rng
-from .settings import LOCK_FAILS_MAX, LOCK_KEYS, code_ok, hashed  # (settings.lock_ok)
+from .settings import LOCK_FAILS_MAX, LOCK_KEYS, code_ok, hashed, matches  # (settings.lock_ok)
 
 FREE_TRIES = 3                   # wrong tries before the first wait
 FIRST_WAIT_MS = 30000            # the wait after the 3rd wrong try; doubled for each after it
@@ -34,11 +34,6 @@ MAX_WAIT_MS = 8 * 3600 * 1000    # the longest wait, 8 h
 BAD_CODE = "A code is 4 to 8 presses of R H D S"
 RECOVERY = 12                    # presses in the recovery code
 COUNTS = {"lock": "lock_fails", "recovery": "recovery_fails"}  # each kind's count (settings)
-
-
-def matches(lock, entered):
-    """Whether `entered` is the code kept as `lock` ("N$salt$hash": hashed with its salt)."""
-    return bool(lock) and hashed(entered, lock.split("$")[1]) == lock
 
 
 def wait_for(fails):

@@ -49,6 +49,11 @@ def hashed(code, salt):
     return "%d$%s$" % (len(code), salt) + "%02x" * 32 % tuple(digest)
 
 
+def matches(lock, entered):
+    """Whether `entered` is the code kept as `lock` ("N$salt$hash": hashed with its salt)."""
+    return bool(lock) and hashed(entered, lock.split("$")[1]) == lock
+
+
 _DEFAULT = [None, False]   # the lock last asked about, and the answer
 
 
@@ -58,8 +63,7 @@ def default(settings):
     config.DEFAULT_LOCK itself (a boot on the default code hashes nothing)."""
     lock = settings["lock"]
     if lock != _DEFAULT[0]:  # a lock not asked about yet: it replaces the last one
-        _DEFAULT[0], _DEFAULT[1] = lock, lock == config.DEFAULT_LOCK \
-            or hashed("RHRH", lock.split("$")[1]) == lock  # (lockcode.matches)
+        _DEFAULT[0], _DEFAULT[1] = lock, lock == config.DEFAULT_LOCK or matches(lock, "RHRH")
     return _DEFAULT[1]
 
 
@@ -94,9 +98,8 @@ def check(data):
     bad = []
     for name in NAMES:
         if name in data:
-            value = data[name]
-            if value is settings[name] or valid(name, value, settings[name]):
-                settings[name] = value  # (the default itself is valid: no valid() asked)
+            if valid(name, data[name], settings[name]):
+                settings[name] = data[name]
             else:
                 bad.append(name)
     if settings["skill"] != "scan" and not settings["ranks"]:
